@@ -1,0 +1,122 @@
+// Layout, ghost fill and engine contracts.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "wavefd/two_step.hpp"
+
+namespace wavefd {
+namespace {
+
+TEST(Layout, PaddedRowsStartOn128ByteLines) {
+  for (std::size_t bytes : {4u, 8u})
+    for (int halo : {1, 3, 4, 8}) {
+      const Layout l = make_layout({37, 11, 9}, halo, true, bytes);
+      const index_t align = 128 / index_t(bytes);
+      EXPECT_EQ(l.sy % align, 0);
+      EXPECT_EQ(l.origin % align, 0) << "halo " << halo;
+      EXPECT_GE(l.sy, 37 + 2 * halo);
+      EXPECT_EQ(l.sz, l.sy * (11 + 2 * halo));
+      EXPECT_EQ(l.at(-halo, -halo, -halo), l.origin - halo * (1 + l.sy + l.sz));
+      EXPECT_GE(l.at(-halo, -halo, -halo), 0);
+      EXPECT_LT(l.at(36 + halo, 10 + halo, 8 + halo), l.alloc);
+    }
+}
+
+TEST(Layout, UnpaddedRowsAreTight) {
+  const Layout l = make_layout({10, 7, 5}, 2, false, 4);
+  EXPECT_EQ(l.sy, 14);
+  EXPECT_EQ(l.sz, 14 * 11);
+  EXPECT_EQ(l.alloc, 14 * 11 * 9);
+  EXPECT_EQ(l.at(-2, -2, -2), 0);
+}
+
+TEST(Layout, RejectsBadExtents) {
+  EXPECT_THROW(make_layout({0, 8, 8}, 1, true, 4), Error);
+  EXPECT_THROW(make_layout({8, -1, 8}, 1, true, 4), Error);
+  EXPECT_THROW(make_layout({8, 8, 3}, 4, true, 4), Error);
+  EXPECT_NO_THROW(make_layout({4, 4, 4}, 4, true, 4));
+}
+
+// Fill the interior with a code of the global index, fill ghosts, compare with the rule.
+void check_ghosts(Boundary b) {
+  const Index3 n{6, 5, 7};
+  const int h = 3;
+  const Layout l = make_layout(n, h, true, 8);
+  Field<double> f = make_field<double>("f", l);
+  Kokkos::deep_copy(f.data, std::numeric_limits<double>::quiet_NaN());
+  auto host = Kokkos::create_mirror_view(f.data);
+  Kokkos::deep_copy(host, f.data);
+  auto code = [](index_t i, index_t j, index_t k) { return 1.0 + i + 10.0 * j + 100.0 * k; };
+  for (index_t k = 0; k < n[2]; ++k)
+    for (index_t j = 0; j < n[1]; ++j)
+      for (index_t i = 0; i < n[0]; ++i) host(l.at(i, j, k)) = code(i, j, k);
+  Kokkos::deep_copy(f.data, host);
+  make_local_halo<double>(b)->finish(f);
+  Kokkos::deep_copy(host, f.data);
+  // Expected value at any (possibly ghost) index: map each coordinate back into the interior.
+  auto expect = [&](index_t i, index_t j, index_t k) {
+    index_t c[3] = {i, j, k};
+    double sign = 1;
+    for (int d = 0; d < 3; ++d) {
+      const index_t N = n[d];
+      if (b == Boundary::periodic) {
+        c[d] = (c[d] % N + N) % N;
+      } else if (c[d] < 0 || c[d] >= N) {
+        if (c[d] == -1 || c[d] == N) return 0.0;  // wall node
+        c[d] = c[d] < 0 ? -2 - c[d] : 2 * N - c[d];
+        sign = -sign;
+      }
+    }
+    return sign * code(c[0], c[1], c[2]);
+  };
+  for (index_t k = -h; k < n[2] + h; ++k)
+    for (index_t j = -h; j < n[1] + h; ++j)
+      for (index_t i = -h; i < n[0] + h; ++i)
+        ASSERT_EQ(host(l.at(i, j, k)), expect(i, j, k)) << to_string(b) << " at " << i << "," << j << "," << k;
+}
+
+TEST(LocalHalo, PeriodicFillsFacesEdgesAndCorners) { check_ghosts(Boundary::periodic); }
+TEST(LocalHalo, RigidIsOddReflectionAboutWallNodes) { check_ghosts(Boundary::rigid); }
+
+TEST(TwoStep, RefusesCourantAboveLimitBeforeAllocating) {
+  const Stencil s = make_compact(3);
+  SchemeSpec spec;
+  spec.domain = Domain::single({8, 8, 8});
+  spec.courant = s.max_courant * 1.0001;
+  EXPECT_THROW((TwoStep<float>(s, spec, *variants().back())), Error);
+  spec.courant = 0;
+  EXPECT_THROW((TwoStep<float>(s, spec, *variants().back())), Error);
+  spec.courant = s.max_courant;  // the limit itself is stable
+  EXPECT_NO_THROW((TwoStep<float>(s, spec, *variants().back())));
+}
+
+TEST(TwoStep, StepOverwritesPreviousStateInPlace) {
+  const Stencil s = make_star(1);
+  SchemeSpec spec;
+  spec.domain = Domain::single({8, 8, 8});
+  spec.courant = 0.5;
+  TwoStep<double> engine(s, spec, select_variant("mdrange-general", s, Precision::f64));
+  Kokkos::deep_copy(engine.u().data, 1.0);
+  Kokkos::deep_copy(engine.u_prev().data, 0.25);
+  const double* before_prev = engine.u_prev().data.data();
+  engine.step();
+  // u+ = (sum gamma) * 1 - 0.25 = 2 - 0.25 for a constant field, written over u-, then swapped.
+  EXPECT_EQ(engine.u().data.data(), before_prev);
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), engine.u().data);
+  EXPECT_NEAR(host(engine.layout().at(3, 4, 5)), 1.75, 1e-14);
+  EXPECT_EQ(engine.steps_done(), 1);
+}
+
+TEST(Registry, SelectsByNameAndRejectsUnknown) {
+  const Stencil star = make_star(4), big = make_star(12), box = make_box({2, 2, 2});
+  EXPECT_EQ(select_variant("auto", star, Precision::f32).name(), "mdrange-star");
+  EXPECT_EQ(select_variant("auto", big, Precision::f32).name(), "mdrange-general");
+  EXPECT_EQ(select_variant("auto", box, Precision::f64).name(), "mdrange-general");
+  EXPECT_THROW(select_variant("mdrange-star", box, Precision::f32), Error);
+  EXPECT_THROW(select_variant("nope", box, Precision::f32), Error);
+}
+
+}  // namespace
+}  // namespace wavefd

@@ -1,0 +1,52 @@
+#pragma once
+// Typed configuration for the subcommands. Every option is a CLI11 option; a deck (TOML) is read
+// through CLI11's config parser and its keys become the same options, so `--grid.n 64 64 64` on
+// the command line overrides `n = [...]` under `[grid]` in the deck. Unknown deck keys are errors.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "wavefd/stencil.hpp"
+
+namespace wavefd {
+
+struct StencilConfig {
+  std::string family = "star";
+  int M = 4;                       // star: 6M+1 points, order 2M
+  int R = 3;                       // compact: shells with |q|^2 <= R
+  std::vector<int> q{1, 1, 1};     // box: shells up to q in lexicographic order
+  std::string file;                // custom: "dx dy dz weight" per line
+};
+
+// Registers the stencil options as --<prefix>family, --<prefix>M, ... on `app`.
+void add_stencil_options(CLI::App& app, StencilConfig& c, const std::string& prefix);
+Stencil build_stencil(const StencilConfig& c);  // throws Error
+
+Precision parse_precision(std::string_view name);  // "float" | "double"
+
+struct RunConfig {
+  std::string deck;
+  std::vector<long long> n{128, 128, 128};
+  std::string boundary = "periodic";
+  bool pad = true;
+  StencilConfig stencil;
+  std::optional<double> courant;  // unset: 0.9 x the stencil's stable limit
+  std::string precision = "float";
+  std::string variant = "auto";
+  long steps = 100;
+  std::string init = "pulse";     // pulse | mode
+  std::string summary = "wavefd-summary.json";
+  std::string progress = "auto";  // auto | bar | line | none
+  double status_interval = 10;    // seconds between status lines when not on a terminal
+};
+
+void add_run_options(CLI::App& run, RunConfig& c);
+
+// Turns `run DECK.toml [flags]` into the equivalent flags: deck keys first, so that explicit flags
+// (later on the line) win. Throws Error for an unreadable deck or a key `run` does not know.
+std::vector<std::string> expand_deck(const CLI::App& run, const std::string& deck,
+                                     const std::vector<std::string>& rest);
+
+}  // namespace wavefd

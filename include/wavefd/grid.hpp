@@ -1,0 +1,60 @@
+#pragma once
+// The local subdomain: interior points, a halo of width = stencil radius, and padded rows.
+//
+// Storage is one flat array per field with x fastest. Rows (x lines) are padded so that every
+// row's first interior point starts on a 128-byte boundary (when padding is on), which keeps
+// coalesced/vector loads aligned for every y and z. Global offsets place the subdomain in the
+// global grid so that a decomposition over MPI ranks needs no redesign.
+#include <Kokkos_Core.hpp>
+
+#include "wavefd/types.hpp"
+
+namespace wavefd {
+
+// Where this rank's box sits in the global grid.
+struct Domain {
+  Index3 global{0, 0, 0};  // global interior points per axis
+  Index3 local{0, 0, 0};   // this subdomain's interior points per axis
+  Index3 offset{0, 0, 0};  // global index of local interior point (0,0,0)
+
+  static Domain single(const Index3& n) { return Domain{n, n, {0, 0, 0}}; }
+};
+
+struct Layout {
+  Index3 n{0, 0, 0};   // interior points per axis
+  int halo = 0;        // ghost layers on every side
+  index_t sy = 0;      // stride between y neighbours (row pitch, in elements)
+  index_t sz = 0;      // stride between z neighbours (plane pitch)
+  index_t origin = 0;  // flat index of interior point (0,0,0)
+  index_t alloc = 0;   // elements to allocate
+
+  KOKKOS_INLINE_FUNCTION index_t at(index_t i, index_t j, index_t k) const {
+    return origin + i + j * sy + k * sz;
+  }
+  Box interior() const { return Box{{0, 0, 0}, n}; }
+  Box with_halo() const {
+    return Box{{-halo, -halo, -halo}, {n[0] + halo, n[1] + halo, n[2] + halo}};
+  }
+  index_t interior_points() const { return n[0] * n[1] * n[2]; }
+};
+
+inline constexpr int kRowAlignBytes = 128;
+
+// Throws Error when an extent is non-positive or smaller than the halo.
+Layout make_layout(const Index3& n, int halo, bool pad_rows, std::size_t elem_bytes);
+
+// One field (u^n or u^{n-1}) on the device.
+template <class T>
+struct Field {
+  Kokkos::View<T*> data;
+  Layout layout;
+};
+
+template <class T>
+Field<T> make_field(const std::string& label, const Layout& layout) {
+  return Field<T>{Kokkos::View<T*>(Kokkos::view_alloc(label, Kokkos::WithoutInitializing),
+                                   layout.alloc),
+                  layout};
+}
+
+}  // namespace wavefd

@@ -1,0 +1,34 @@
+#pragma once
+// Basic types shared by every part of wavefd.
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace wavefd {
+
+using index_t = std::int64_t;
+using Index3 = std::array<index_t, 3>;
+
+enum class Precision { f32, f64 };
+
+inline std::string_view to_string(Precision p) { return p == Precision::f32 ? "float" : "double"; }
+
+// A user-facing error: one line, naming the offending parameter and its accepted range.
+// main() prints it as "wavefd: error: <what>" and exits with status 2.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Half-open index box [lo, hi) in local interior coordinates (0 = first interior point).
+struct Box {
+  Index3 lo{0, 0, 0};
+  Index3 hi{0, 0, 0};
+  index_t extent(int d) const { return hi[d] > lo[d] ? hi[d] - lo[d] : 0; }
+  index_t size() const { return extent(0) * extent(1) * extent(2); }
+  bool empty() const { return size() == 0; }
+};
+
+}  // namespace wavefd

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Debian sid development root for wavefd: a chroot with a modern toolchain and Kokkos,
+# kept outside the clone and reused between runs.
+#
+#   scripts/devroot.sh setup            create the root, or bring its packages up to date
+#   scripts/devroot.sh run CMD [ARG..]  run CMD inside the root, in this repository
+#
+# Environment: WAVEFD_SID_ROOT (default /var/cache/wavefd/sid-root).
+# The package mirror is read from this machine's apt sources; none is written here.
+set -euo pipefail
+
+ROOT=${WAVEFD_SID_ROOT:-/var/cache/wavefd/sid-root}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KK_PREFIX=/opt/trilinos-kokkos     # inside the root: Trilinos' Kokkos + Kokkos Kernels (serial)
+APT_OPTS=(-o Acquire::Check-Valid-Until=false -o APT::Get::Assume-Yes=true -o Dpkg::Use-Pty=0)
+
+# Packages the root needs; changing this list makes `setup` install the difference.
+PACKAGES=(g++ cmake ninja-build libkokkos-dev libcli11-dev libopenmpi-dev openmpi-bin
+          libgtest-dev nlohmann-json3-dev python3-numpy python3-matplotlib
+          libblas-dev liblapack-dev ca-certificates)
+KK_PACKAGES=(libtrilinos-kokkos-17.0 libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-17.0
+             libtrilinos-kokkos-kernels-dev trilinos-dev)
+
+die() { echo "devroot: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || die "needs root (chroot and bind mounts); run it with sudo"
+
+mirror() {
+  local uri=""
+  if compgen -G "/etc/apt/sources.list.d/*.sources" >/dev/null; then
+    uri=$(awk '/^URIs:/{for(i=2;i<=NF;i++) if ($i !~ /security/) {print $i; exit}}' \
+          /etc/apt/sources.list.d/*.sources | head -n1)
+  fi
+  if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
+    uri=$(awk '$1=="deb" && $0 !~ /security/ {for(i=2;i<=NF;i++) if ($i ~ /:\/\//) {print $i; exit}}' \
+          /etc/apt/sources.list | head -n1)
+  fi
+  [ -n "$uri" ] || die "no Debian mirror found in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list"
+  echo "$uri"
+}
+
+MOUNTED=()
+unmount_all() {
+  local i
+  for ((i=${#MOUNTED[@]}-1; i>=0; i--)); do
+    umount "${MOUNTED[$i]}" 2>/dev/null || umount -l "${MOUNTED[$i]}" 2>/dev/null || true
+  done
+  MOUNTED=()
+}
+trap unmount_all EXIT INT TERM
+
+bind() {  # bind SRC DST: mount unless already mounted (another run owns it then)
+  mkdir -p "$2"
+  if mountpoint -q "$2"; then return; fi
+  mount --bind "$1" "$2"
+  MOUNTED+=("$2")
+}
+
+mount_all() {
+  bind /proc "$ROOT/proc"
+  bind /sys "$ROOT/sys"
+  bind /dev "$ROOT/dev"
+  bind /dev/shm "$ROOT/dev/shm"
+  bind "$REPO" "$ROOT$REPO"
+  cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
+}
+
+in_root() {  # run a command in the root with the wavefd environment
+  chroot "$ROOT" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+    LANG=C.UTF-8 CI="${CI:-}" WAVEFD_KK_PREFIX="$KK_PREFIX" \
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_PROC_BIND=false \
+    "$@"
+}
+
+setup() {
+  local uri; uri=$(mirror)
+  if [ ! -x "$ROOT/usr/bin/apt-get" ]; then
+    command -v mmdebstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq mmdebstrap; }
+    echo "devroot: creating Debian sid root at $ROOT (about a minute)"
+    mkdir -p "$(dirname "$ROOT")"
+    rm -rf "$ROOT.partial"
+    mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
+      --include="$(IFS=,; echo "${PACKAGES[*]}")" sid "$ROOT.partial" "deb $uri sid main"
+    mv "$ROOT.partial" "$ROOT"
+  fi
+  local want; want=$(printf '%s\n' "${PACKAGES[@]}" "${KK_PACKAGES[@]}" | sha1sum | cut -c1-12)
+  if [ "$(cat "$ROOT/.wavefd-stamp" 2>/dev/null)" = "$want" ]; then return; fi
+  mount_all
+  printf 'deb %s sid main\ndeb %s experimental main\n' "$uri" "$uri" > "$ROOT/etc/apt/sources.list"
+  rm -f "$ROOT"/etc/apt/sources.list.d/*
+  in_root apt-get "${APT_OPTS[@]}" -qq update
+  in_root apt-get "${APT_OPTS[@]}" -qq install "${PACKAGES[@]}"
+  # Debian's libkokkos-dev exports targets naming two archives it does not ship.
+  for lib in libkokkosalgorithms.a libkokkossimd.a; do
+    [ -e "$ROOT/usr/lib/x86_64-linux-gnu/$lib" ] || in_root ar rcs "/usr/lib/x86_64-linux-gnu/$lib"
+  done
+  # Trilinos' Kokkos + Kokkos Kernels clash with libkokkos-dev: unpack them into a private prefix.
+  in_root bash -ec "rm -rf $KK_PREFIX /tmp/kkdeb && mkdir -p $KK_PREFIX /tmp/kkdeb && cd /tmp/kkdeb &&
+    apt-get ${APT_OPTS[*]} -qq download $(printf '%s/experimental ' "${KK_PACKAGES[@]}") &&
+    for f in *.deb; do dpkg -x \$f $KK_PREFIX; done && rm -rf /tmp/kkdeb"
+  echo "$want" > "$ROOT/.wavefd-stamp"
+}
+
+case "${1:-}" in
+  setup) setup ;;
+  run)
+    shift; [ $# -gt 0 ] || die "usage: $0 run CMD [ARG...]"
+    setup
+    mount_all
+    in_root /bin/bash -c 'cd "$0" && exec "$@"' "$REPO" "$@"
+    ;;
+  *) die "usage: $0 setup | run CMD [ARG...]" ;;
+esac

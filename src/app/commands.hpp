@@ -1,0 +1,68 @@
+#pragma once
+// The subcommands of the `wavefd` executable. Each registers its options on the CLI11 app and
+// runs after parsing (and after Kokkos is initialised, where it needs Kokkos).
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "wavefd/config.hpp"
+
+namespace wavefd::app {
+
+class Command {
+ public:
+  virtual ~Command() = default;
+  CLI::App* sub = nullptr;
+  virtual bool needs_kokkos() const { return true; }
+  virtual bool needs_mpi() const { return false; }
+  virtual int execute() = 0;
+};
+
+struct RunCommand : Command {
+  RunConfig config;
+  explicit RunCommand(CLI::App& app);
+  bool needs_mpi() const override { return true; }
+  int execute() override;
+};
+
+struct VerifyCommand : Command {
+  bool quick = false;
+  std::string variant = "all";
+  std::vector<std::string> precisions{"float", "double"};
+  explicit VerifyCommand(CLI::App& app);
+  int execute() override;
+};
+
+struct BenchCommand : Command {
+  StencilConfig stencil;
+  std::string variant = "all";
+  std::vector<std::string> precisions{"float", "double"};
+  std::vector<long long> n{128, 128, 128};
+  int steps = 10, warmup = 1, reps = 5;
+  std::string op;     // dx | dy | dz: the first-derivative benchmark instead
+  int order = 8;
+  std::string json;   // results file ('' for none)
+  explicit BenchCommand(CLI::App& app);
+  int execute() override;
+};
+
+struct StencilCommand : Command {
+  StencilConfig stencil;
+  bool print = false;
+  double courant = 0;
+  explicit StencilCommand(CLI::App& app);
+  bool needs_kokkos() const override { return false; }
+  int execute() override;
+};
+
+struct InfoCommand : Command {
+  explicit InfoCommand(CLI::App& app);
+  bool needs_mpi() const override { return true; }
+  int execute() override;
+};
+
+// MPI rank count (1 without MPI, or when MPI was not initialised).
+int world_size();
+
+}  // namespace wavefd::app

@@ -1,0 +1,104 @@
+#include "wavefd/config.hpp"
+
+#include <fstream>
+#include <set>
+
+namespace wavefd {
+
+void add_stencil_options(CLI::App& app, StencilConfig& c, const std::string& prefix) {
+  app.add_option("--" + prefix + "family", c.family, "Stencil family: star, compact, box, custom")
+      ->capture_default_str();
+  app.add_option("--" + prefix + "M", c.M, "star: radius M (6M+1 points, order 2M), 1..20")
+      ->capture_default_str();
+  app.add_option("--" + prefix + "R", c.R, "compact: largest squared shell radius |q|^2, 1..30")
+      ->capture_default_str();
+  app.add_option("--" + prefix + "q", c.q, "box: last shell q1 >= q2 >= q3 >= 0 (lexicographic), q1 <= 6")
+      ->expected(3)
+      ->capture_default_str();
+  app.add_option("--" + prefix + "file", c.file,
+                 "custom: file with lines 'dx dy dz weight' (Laplacian weights, h = 1)");
+}
+
+Stencil build_stencil(const StencilConfig& c) {
+  switch (parse_family(c.family)) {
+    case Family::star: return make_star(c.M);
+    case Family::compact: return make_compact(c.R);
+    case Family::box:
+      if (c.q.size() != 3) throw Error("stencil.q needs 3 integers q1 q2 q3");
+      return make_box({c.q[0], c.q[1], c.q[2]});
+    case Family::custom:
+      if (c.file.empty()) throw Error("stencil.file is required for the custom family");
+      return load_custom(c.file);
+  }
+  throw Error("stencil.family: unhandled family");
+}
+
+Precision parse_precision(std::string_view name) {
+  if (name == "float") return Precision::f32;
+  if (name == "double") return Precision::f64;
+  throw Error("scheme.precision = '" + std::string(name) + "' is unknown; accepted: float, double");
+}
+
+void add_run_options(CLI::App& run, RunConfig& c) {
+  run.add_option("deck", c.deck, "Input deck (TOML); its keys are the options below without '--'")
+      ->check(CLI::ExistingFile);
+  run.add_option("--grid.n", c.n, "Global interior points nx ny nz (each >= the stencil radius)")
+      ->expected(3)
+      ->capture_default_str();
+  run.add_option("--grid.boundary", c.boundary, "periodic | rigid (odd reflection, u = 0 on walls)")
+      ->capture_default_str();
+  run.add_option("--grid.pad", c.pad, "Pad rows to 128 bytes (true | false)")->capture_default_str();
+  add_stencil_options(run, c.stencil, "stencil.");
+  run.add_option("--scheme.courant", c.courant,
+                 "Courant number lambda = cT/X, 0 < lambda <= stable limit (default 0.9 x limit)");
+  run.add_option("--scheme.precision", c.precision, "float | double")->capture_default_str();
+  run.add_option("--scheme.variant", c.variant, "Kernel variant (see `wavefd info`) or auto")
+      ->capture_default_str();
+  run.add_option("--scheme.steps", c.steps, "Time steps, >= 1")->capture_default_str();
+  run.add_option("--scheme.init", c.init,
+                 "pulse (Gaussian at the centre) | mode (exact eigenmode: the run reports its error)")
+      ->capture_default_str();
+  run.add_option("--output.summary", c.summary, "JSON summary written at the end ('' for none)")
+      ->capture_default_str();
+  run.add_option("--output.progress", c.progress, "auto | bar | line | none")->capture_default_str();
+  run.add_option("--output.status_interval", c.status_interval,
+                 "Seconds between status lines when not on a terminal, > 0")
+      ->capture_default_str();
+}
+
+std::vector<std::string> expand_deck(const CLI::App& run, const std::string& deck,
+                                     const std::vector<std::string>& rest) {
+  std::ifstream probe(deck);
+  if (!probe) throw Error("deck '" + deck + "' cannot be read");
+  std::vector<CLI::ConfigItem> items;
+  try {
+    items = CLI::ConfigTOML().from_file(deck);
+  } catch (const std::exception& e) {
+    throw Error("deck '" + deck + "': " + e.what());
+  }
+  // Keys given on the command line win: their deck values are dropped, so a flag never merges
+  // with the deck's values (`--grid.n 16 16` stays an error rather than borrowing a third value).
+  std::set<std::string> explicit_keys;
+  for (const auto& a : rest)
+    if (a.rfind("--", 0) == 0) explicit_keys.insert(a.substr(2, a.find('=') - 2));
+  std::vector<std::string> args{deck};
+  std::string unknown;
+  for (const auto& item : items) {
+    if (item.name == "++" || item.name == "--") continue;  // section markers
+    const std::string key = item.fullname();
+    const CLI::Option* opt = run.get_option_no_throw("--" + key);
+    if (opt == nullptr || key == "help") {
+      unknown += (unknown.empty() ? "" : ", ") + key;
+      continue;
+    }
+    if (explicit_keys.count(key)) continue;
+    args.push_back("--" + key);
+    for (const auto& v : item.inputs) args.push_back(v);
+  }
+  if (!unknown.empty())
+    throw Error("deck '" + deck + "': unknown key(s) " + unknown + "; see `wavefd run --help`");
+  args.insert(args.end(), rest.begin(), rest.end());
+  return args;
+}
+
+}  // namespace wavefd

@@ -1,0 +1,32 @@
+#include "wavefd/variant.hpp"
+
+namespace wavefd {
+
+template <class T>
+DeviceStencil<T> make_device_stencil(const Stencil& s, double courant, const Layout& layout) {
+  const auto gamma = s.two_step_weights(courant);
+  DeviceStencil<T> d;
+  d.size = int(s.size());
+  d.radius = s.radius;
+  d.offsets = s.offsets;
+  Kokkos::View<index_t*> flat("stencil.flat_offsets", s.size());
+  Kokkos::View<T*> g("stencil.gamma", s.size());
+  auto flat_h = Kokkos::create_mirror_view(flat);
+  auto g_h = Kokkos::create_mirror_view(g);
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    const auto& o = s.offsets[k];
+    flat_h(k) = o.x + o.y * layout.sy + o.z * layout.sz;
+    g_h(k) = static_cast<T>(gamma[k]);
+    d.host_gamma.push_back(static_cast<double>(g_h(k)));
+  }
+  Kokkos::deep_copy(flat, flat_h);
+  Kokkos::deep_copy(g, g_h);
+  d.flat_offsets = flat;
+  d.gamma = g;
+  return d;
+}
+
+template DeviceStencil<float> make_device_stencil<float>(const Stencil&, double, const Layout&);
+template DeviceStencil<double> make_device_stencil<double>(const Stencil&, double, const Layout&);
+
+}  // namespace wavefd

@@ -1,0 +1,77 @@
+// mdrange-star: Hamilton's KernelB. Star (leggy) stencils with a compile-time radius M = 1..8,
+// weights passed by value, the three axes summed pairwise (eq. 5).
+#include <utility>
+
+#include "box_policy.hpp"
+#include "wavefd/variant.hpp"
+
+namespace wavefd::kernels {
+namespace {
+
+constexpr int kMaxRadius = 8;
+
+template <class T, int M>
+struct StarUpdate {
+  Kokkos::View<const T*> u;
+  Kokkos::View<T*> u_prev;
+  Kokkos::Array<T, M + 1> c;  // c[0] centre, c[m] the weight at distance m on every axis
+  Layout l;
+
+  KOKKOS_INLINE_FUNCTION void operator()(index_t i, index_t j, index_t k) const {
+    const index_t p = l.at(i, j, k);
+    const index_t sy = l.sy, sz = l.sz;
+    T acc = c[0] * u(p) - u_prev(p);
+    for (int m = 1; m <= M; ++m) {
+      acc += c[m] * ((u(p - m) + u(p + m)) + (u(p - m * sy) + u(p + m * sy)) +
+                     (u(p - m * sz) + u(p + m * sz)));
+    }
+    u_prev(p) = acc;
+  }
+};
+
+// The weight of offset (m,0,0) in the stencil's offset list.
+double axis_weight(const std::vector<Offset>& offsets, const std::vector<double>& gamma, int m) {
+  for (std::size_t k = 0; k < offsets.size(); ++k)
+    if (offsets[k] == Offset{m, 0, 0}) return gamma[k];
+  throw Error("mdrange-star: stencil lacks the offset (" + std::to_string(m) + ",0,0)");
+}
+
+class MdrangeStar final : public VariantFor<MdrangeStar> {
+ public:
+  std::string name() const override { return "mdrange-star"; }
+  std::string description() const override {
+    return "Kokkos MDRange, star stencils M=1..8: compile-time radius, axes summed pairwise "
+           "(Hamilton KernelB)";
+  }
+  bool supports(const Stencil& s, Precision) const override {
+    return s.family == Family::star && s.radius >= 1 && s.radius <= kMaxRadius;
+  }
+
+  template <class T>
+  void run(const TwoStepArgs<T>& a, const Box& box) const {
+    if (box.empty()) return;
+    launch<T>(a, box, std::make_integer_sequence<int, kMaxRadius>{});
+  }
+
+ private:
+  template <class T, int... Ms>
+  void launch(const TwoStepArgs<T>& a, const Box& box, std::integer_sequence<int, Ms...>) const {
+    const int M = a.weights->radius;
+    const bool found = ((M == Ms + 1 ? (launch_radius<T, Ms + 1>(a, box), true) : false) || ...);
+    if (!found) throw Error("mdrange-star: radius " + std::to_string(M) + " is not compiled in; accepted: 1..8");
+  }
+
+  template <class T, int M>
+  void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
+    StarUpdate<T, M> f{a.u, a.u_prev, {}, a.layout};
+    for (int m = 0; m <= M; ++m)
+      f.c[m] = static_cast<T>(axis_weight(a.weights->offsets, a.weights->host_gamma, m));
+    Kokkos::parallel_for("wavefd::mdrange_star", box_policy(a.exec, box), f);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Variant> make_mdrange_star() { return std::make_unique<MdrangeStar>(); }
+
+}  // namespace wavefd::kernels

@@ -1,0 +1,43 @@
+// The variant registry: one line per variant (its factory lives in the variant's own file).
+#include <algorithm>
+
+#include "wavefd/variant.hpp"
+
+namespace wavefd {
+namespace kernels {
+std::unique_ptr<Variant> make_mdrange_general();
+std::unique_ptr<Variant> make_mdrange_star();
+}  // namespace kernels
+
+const std::vector<std::unique_ptr<Variant>>& variants() {
+  static const auto list = [] {
+    std::vector<std::unique_ptr<Variant>> v;
+    // Preferred first: "auto" picks the first variant that supports the stencil.
+    v.push_back(kernels::make_mdrange_star());
+    v.push_back(kernels::make_mdrange_general());
+    return v;
+  }();
+  return list;
+}
+
+std::vector<std::string> variant_names() {
+  std::vector<std::string> names;
+  for (const auto& v : variants()) names.push_back(v->name());
+  return names;
+}
+
+const Variant& select_variant(const std::string& name, const Stencil& s, Precision p) {
+  for (const auto& v : variants()) {
+    if (name == "auto" ? v->supports(s, p) : v->name() == name) {
+      if (!v->supports(s, p))
+        throw Error("scheme.variant = '" + name + "' does not support " + s.name + " in " +
+                    std::string(to_string(p)));
+      return *v;
+    }
+  }
+  std::string accepted = "auto";
+  for (const auto& n : variant_names()) accepted += ", " + n;
+  throw Error("scheme.variant = '" + name + "' is unknown; accepted: " + accepted);
+}
+
+}  // namespace wavefd

@@ -1,0 +1,150 @@
+#include <cmath>
+#include <limits>
+
+#include "wavefd/two_step.hpp"
+#include "wavefd/verify.hpp"
+
+namespace wavefd {
+
+double eigenmode_tolerance(double eps, const std::vector<double>& gamma, int steps) {
+  // One step's rounding: a (K+1)-term sum with coefficients S = sum|gamma| + 1 on |u| <= 1 has an
+  // error of about eps * S * sqrt(K+1) (random-walk growth of rounding errors, Higham sec. 2.8).
+  // An error r injected at step j is carried by the recurrence e+ = mu e - e- as
+  // r sin((n-j) theta') / sin(theta'), at most (n-j) r for any mode theta', so n steps accumulate
+  // at most r n (n+1) / 2. The initial fields carry eps/2 each, which grows at most like (n+1).
+  double S = 1;
+  for (double g : gamma) S += std::abs(g);
+  const double n = steps;
+  const double per_step = eps * S * std::sqrt(double(gamma.size()) + 1);
+  return per_step * n * (n + 1) / 2 + eps * (n + 1);
+}
+
+namespace {
+
+template <class T>
+EigenmodeResult run_eigenmode(const Stencil& s, const Variant& v, const EigenmodeSpec& spec) {
+  SchemeSpec scheme;
+  scheme.domain = Domain::single(spec.n);
+  scheme.boundary = spec.boundary;
+  scheme.pad_rows = spec.pad_rows;
+  scheme.courant = spec.courant_fraction * s.max_courant;
+  TwoStep<T> engine(s, scheme, v);
+  const Layout l = engine.layout();
+  const Domain dom = engine.domain();
+  const bool periodic = spec.boundary == Boundary::periodic;
+
+  if (!periodic) {  // the sine mode is exact only for stencils symmetric in each axis
+    for (std::size_t a = 0; a < s.size(); ++a)
+      for (std::size_t b = 0; b < s.size(); ++b) {
+        const Offset &p = s.offsets[a], &q = s.offsets[b];
+        const bool mirror = std::abs(p.x) == std::abs(q.x) && std::abs(p.y) == std::abs(q.y) &&
+                            std::abs(p.z) == std::abs(q.z);
+        if (mirror && s.weights[a] != s.weights[b])
+          throw Error("rigid eigenmode check needs a stencil symmetric in each axis; " + s.name +
+                      " is not");
+      }
+  }
+
+  EigenmodeResult r;
+  double k[3];
+  for (int d = 0; d < 3; ++d) {
+    const index_t N = dom.global[d];
+    index_t m = spec.mode[d];
+    if (m == 0) m = std::max<index_t>(1, N / (3 + d));
+    r.mode[d] = m;
+    k[d] = periodic ? 2 * M_PI * double(m) / double(N) : M_PI * double(m) / double(N + 1);
+  }
+
+  // mu from the weights as the kernels store them (rounded to T); the reference may be scaled.
+  auto mu_of = [&](const std::vector<double>& gamma) {
+    long double mu = 0;
+    for (std::size_t q = 0; q < s.size(); ++q) {
+      const Offset& o = s.offsets[q];
+      const long double phase = periodic ? std::cos((long double)(k[0] * o.x + k[1] * o.y + k[2] * o.z))
+                                         : std::cos((long double)(k[0] * o.x)) * std::cos((long double)(k[1] * o.y)) *
+                                               std::cos((long double)(k[2] * o.z));
+      mu += gamma[q] * phase;
+    }
+    return double(mu);
+  };
+  std::vector<double> gamma_ref = engine.weights().host_gamma;
+  if (spec.reference_scale != 1.0) {
+    gamma_ref = s.two_step_weights(scheme.courant * spec.reference_scale);
+    for (auto& g : gamma_ref) g = double(static_cast<T>(g));
+  }
+  r.mu = mu_of(gamma_ref);
+  r.theta = std::acos(std::clamp(r.mu / 2, -1.0, 1.0));
+  r.tolerance = eigenmode_tolerance(std::numeric_limits<T>::epsilon(), engine.weights().host_gamma,
+                                    spec.steps);
+
+  // Poison everything (ghosts and padding included), then set the interior.
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  Kokkos::deep_copy(engine.u().data, nan);
+  Kokkos::deep_copy(engine.u_prev().data, nan);
+  auto u = engine.u().data;
+  auto u_prev = engine.u_prev().data;
+  const double kx = k[0], ky = k[1], kz = k[2];
+  const Index3 off = dom.offset;
+  auto mode = KOKKOS_LAMBDA(index_t i, index_t j, index_t kk)->double {
+    const double x = double(i + off[0]), y = double(j + off[1]), z = double(kk + off[2]);
+    if (periodic) return Kokkos::cos(kx * x + ky * y + kz * z);
+    return Kokkos::sin(kx * (x + 1)) * Kokkos::sin(ky * (y + 1)) * Kokkos::sin(kz * (z + 1));
+  };
+  using Policy = Kokkos::MDRangePolicy<Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
+                                       Kokkos::IndexType<index_t>>;
+  const Policy interior({0, 0, 0}, {l.n[0], l.n[1], l.n[2]});
+  const double c1 = std::cos(r.theta);
+  Kokkos::parallel_for("wavefd::verify_init", interior, KOKKOS_LAMBDA(index_t i, index_t j, index_t kk) {
+    const double m = mode(i, j, kk);
+    u_prev(l.at(i, j, kk)) = static_cast<T>(m);
+    u(l.at(i, j, kk)) = static_cast<T>(c1 * m);
+  });
+
+  engine.advance(spec.steps);
+
+  const double cn = std::cos((spec.steps + 1) * r.theta);
+  auto result = engine.u().data;
+  double err = 0;
+  Kokkos::parallel_reduce(
+      "wavefd::verify_error", interior,
+      KOKKOS_LAMBDA(index_t i, index_t j, index_t kk, double& e) {
+        double d = Kokkos::abs(double(result(l.at(i, j, kk))) - cn * mode(i, j, kk));
+        if (!(d <= 1e300)) d = Kokkos::Experimental::infinity_v<double>;  // NaN counts as a failure
+        e = Kokkos::max(e, d);
+      },
+      Kokkos::Max<double>(err));
+  r.max_error = err;
+  return r;
+}
+
+}  // namespace
+
+EigenmodeResult verify_eigenmode(const Stencil& s, const Variant& v, Precision p,
+                                 const EigenmodeSpec& spec) {
+  return p == Precision::f32 ? run_eigenmode<float>(s, v, spec) : run_eigenmode<double>(s, v, spec);
+}
+
+std::vector<Stencil> verification_stencils(bool quick) {
+  std::vector<Stencil> list;
+  const std::vector<int> star = quick ? std::vector<int>{1, 4, 8} : std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8};
+  const std::vector<int> compact = quick ? std::vector<int>{3, 13} : std::vector<int>{1, 2, 3, 5, 8, 13};
+  const std::vector<std::array<int, 3>> box =
+      quick ? std::vector<std::array<int, 3>>{{2, 2, 2}} : std::vector<std::array<int, 3>>{{1, 1, 1}, {2, 2, 2}};
+  for (int M : star) list.push_back(make_star(M));
+  for (int R : compact) list.push_back(make_compact(R));
+  for (const auto& q : box) list.push_back(make_box(q));
+  return list;
+}
+
+std::vector<EigenmodeSpec> verification_specs() {
+  EigenmodeSpec padded;  // 20 x 17 x 13, rows padded to 128 bytes
+  EigenmodeSpec unpadded;
+  unpadded.n = {13, 18, 16};
+  unpadded.pad_rows = false;
+  EigenmodeSpec rigid;
+  rigid.n = {15, 12, 17};
+  rigid.boundary = Boundary::rigid;
+  return {padded, unpadded, rigid};
+}
+
+}  // namespace wavefd

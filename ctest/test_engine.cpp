@@ -111,7 +111,12 @@ TEST(TwoStep, StepOverwritesPreviousStateInPlace) {
 
 TEST(Registry, SelectsByNameAndRejectsUnknown) {
   const Stencil star = make_star(4), big = make_star(12), box = make_box({2, 2, 2});
-  EXPECT_EQ(select_variant("auto", star, Precision::f32).name(), "mdrange-star");
+  // auto = the first registered variant supporting the stencil (the native kernel where built).
+  for (const auto& v : variants())
+    if (v->supports(star, Precision::f32)) {
+      EXPECT_EQ(select_variant("auto", star, Precision::f32).name(), v->name());
+      break;
+    }
   EXPECT_EQ(select_variant("auto", big, Precision::f32).name(), "mdrange-general");
   EXPECT_EQ(select_variant("auto", box, Precision::f64).name(), "mdrange-general");
   EXPECT_THROW(select_variant("mdrange-star", box, Precision::f32), Error);

@@ -34,6 +34,8 @@ class TwoStep {
   long steps_done() const { return steps_; }
 
   void step();
+  // The kernel alone: update the interior and swap, without filling ghosts (for measurement).
+  void update_interior();
   void advance(long n) {
     for (long s = 0; s < n; ++s) step();
   }

@@ -26,6 +26,11 @@ struct DeviceStencil {
 template <class T>
 DeviceStencil<T> make_device_stencil(const Stencil& s, double courant, const Layout& layout);
 
+// Star stencils: c[0] = the centre weight, c[m] = the weight at distance m on every axis
+// (m = 1..radius), read from the stored (rounded) gammas. Throws Error for a non-star layout.
+template <class T>
+std::vector<T> star_axis_weights(const DeviceStencil<T>& d);
+
 // Everything a variant needs for one update.
 template <class T>
 struct TwoStepArgs {

@@ -26,6 +26,23 @@ DeviceStencil<T> make_device_stencil(const Stencil& s, double courant, const Lay
   return d;
 }
 
+template <class T>
+std::vector<T> star_axis_weights(const DeviceStencil<T>& d) {
+  std::vector<T> c;
+  for (int m = 0; m <= d.radius; ++m) {
+    bool found = false;
+    for (std::size_t k = 0; k < d.offsets.size() && !found; ++k)
+      if (d.offsets[k] == Offset{m, 0, 0}) {
+        c.push_back(static_cast<T>(d.host_gamma[k]));
+        found = true;
+      }
+    if (!found) throw Error("star kernel: the stencil lacks the offset (" + std::to_string(m) + ",0,0)");
+  }
+  return c;
+}
+
+template std::vector<float> star_axis_weights<float>(const DeviceStencil<float>&);
+template std::vector<double> star_axis_weights<double>(const DeviceStencil<double>&);
 template DeviceStencil<float> make_device_stencil<float>(const Stencil&, double, const Layout&);
 template DeviceStencil<double> make_device_stencil<double>(const Stencil&, double, const Layout&);
 

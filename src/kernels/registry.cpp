@@ -7,13 +7,21 @@ namespace wavefd {
 namespace kernels {
 std::unique_ptr<Variant> make_mdrange_general();
 std::unique_ptr<Variant> make_mdrange_star();
+std::unique_ptr<Variant> make_team_stream();
+std::unique_ptr<Variant> make_mdrange_stream();
+std::unique_ptr<Variant> make_cuda_star_stream();
 }  // namespace kernels
 
 const std::vector<std::unique_ptr<Variant>>& variants() {
   static const auto list = [] {
     std::vector<std::unique_ptr<Variant>> v;
     // Preferred first: "auto" picks the first variant that supports the stencil.
+#ifdef WAVEFD_HAVE_CUDA_NATIVE
+    v.push_back(kernels::make_cuda_star_stream());
+#endif
+    v.push_back(kernels::make_mdrange_stream());
     v.push_back(kernels::make_mdrange_star());
+    v.push_back(kernels::make_team_stream());
     v.push_back(kernels::make_mdrange_general());
     return v;
   }();

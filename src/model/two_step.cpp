@@ -42,6 +42,13 @@ void TwoStep<T>::step() {
   ++steps_;
 }
 
+template <class T>
+void TwoStep<T>::update_interior() {
+  variant_->apply(args(), layout_.interior());
+  std::swap(u_, u_prev_);
+  ++steps_;
+}
+
 template class TwoStep<float>;
 template class TwoStep<double>;
 

@@ -29,13 +29,6 @@ struct StarUpdate {
   }
 };
 
-// The weight of offset (m,0,0) in the stencil's offset list.
-double axis_weight(const std::vector<Offset>& offsets, const std::vector<double>& gamma, int m) {
-  for (std::size_t k = 0; k < offsets.size(); ++k)
-    if (offsets[k] == Offset{m, 0, 0}) return gamma[k];
-  throw Error("mdrange-star: stencil lacks the offset (" + std::to_string(m) + ",0,0)");
-}
-
 class MdrangeStar final : public VariantFor<MdrangeStar> {
  public:
   std::string name() const override { return "mdrange-star"; }
@@ -64,8 +57,8 @@ class MdrangeStar final : public VariantFor<MdrangeStar> {
   template <class T, int M>
   void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
     StarUpdate<T, M> f{a.u, a.u_prev, {}, a.layout};
-    for (int m = 0; m <= M; ++m)
-      f.c[m] = static_cast<T>(axis_weight(a.weights->offsets, a.weights->host_gamma, m));
+    const std::vector<T> c = star_axis_weights(*a.weights);
+    for (int m = 0; m <= M; ++m) f.c[m] = c[m];
     Kokkos::parallel_for("wavefd::mdrange_star", box_policy(a.exec, box), f);
   }
 };

@@ -1,0 +1,338 @@
+// Native CUDA 2.5-D streaming two-step kernel for star stencils.
+//
+// A block of BX x BY threads owns a tile of (BX*V) x BY points of the xy plane and streams along z.
+// Each thread keeps the 2R+1 values of its V points along z in registers (a shifting window, fully
+// unrolled so the window stays in registers); the current plane plus an R-wide x/y halo is staged
+// in shared memory for the in-plane neighbours. Loads and stores of u, u_prev are V-wide vectors
+// (16 bytes: float4 / double2) when the box and the rows are aligned, else scalar (V = 1).
+// DRAM traffic is then close to the minimum (read u, read u_prev, write u_next once per point):
+// the halo re-reads hit L2.
+#include <cuda_pipeline.h>
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "star_stream.hpp"
+
+namespace wavefd::cuda {
+namespace {
+
+template <class T, int V>
+struct Vec;
+template <> struct Vec<float, 4> { using type = float4; };
+template <> struct Vec<double, 2> { using type = double2; };
+template <class T> struct Vec<T, 1> { using type = T; };
+
+template <class T, int V>
+__device__ __forceinline__ void load(const T* p, T (&out)[V]) {
+  if constexpr (V == 1) {
+    out[0] = __ldg(p);
+  } else {
+    using W = typename Vec<T, V>::type;
+    const W w = __ldg(reinterpret_cast<const W*>(p));
+    const T* s = reinterpret_cast<const T*>(&w);
+#pragma unroll
+    for (int v = 0; v < V; ++v) out[v] = s[v];
+  }
+}
+
+// Read-once / write-once data (u_prev in, u_next out): streaming cache hints keep L2 for the
+// u planes that neighbouring tiles re-read.
+template <class T, int V>
+__device__ __forceinline__ void load_stream(const T* p, T (&out)[V]) {
+  if constexpr (V == 1) {
+    out[0] = __ldcs(p);
+  } else {
+    using W = typename Vec<T, V>::type;
+    const W w = __ldcs(reinterpret_cast<const W*>(p));
+    const T* s = reinterpret_cast<const T*>(&w);
+#pragma unroll
+    for (int v = 0; v < V; ++v) out[v] = s[v];
+  }
+}
+
+template <class T, int V>
+__device__ __forceinline__ void store_stream(T* p, const T (&in)[V]) {
+  if constexpr (V == 1) {
+    __stcs(p, in[0]);
+  } else {
+    using W = typename Vec<T, V>::type;
+    W w;
+    T* d = reinterpret_cast<T*>(&w);
+#pragma unroll
+    for (int v = 0; v < V; ++v) d[v] = in[v];
+    __stcs(reinterpret_cast<W*>(p), w);
+  }
+}
+
+template <class T, int V>
+__device__ __forceinline__ void store(T* p, const T (&in)[V]) {
+  if constexpr (V == 1) {
+    *p = in[0];
+  } else {
+    using W = typename Vec<T, V>::type;
+    W w;
+    T* d = reinterpret_cast<T*>(&w);
+#pragma unroll
+    for (int v = 0; v < V; ++v) d[v] = in[v];
+    *reinterpret_cast<W*>(p) = w;
+  }
+}
+
+template <class T, int R>
+struct Coeffs {
+  T c[R + 1];
+};
+
+template <class T, int V>
+__device__ __forceinline__ void load_shared(const T* p, T (&out)[V]) {
+  if constexpr (V == 1) {
+    out[0] = *p;
+  } else {
+    using W = typename Vec<T, V>::type;
+    const W w = *reinterpret_cast<const W*>(p);
+    const T* s = reinterpret_cast<const T*>(&w);
+#pragma unroll
+    for (int v = 0; v < V; ++v) out[v] = s[v];
+  }
+}
+
+template <class T, int V>
+__device__ __forceinline__ void store_shared(T* p, const T (&in)[V]) {
+  if constexpr (V == 1) {
+    *p = in[0];
+  } else {
+    using W = typename Vec<T, V>::type;
+    W w;
+    T* d = reinterpret_cast<T*>(&w);
+#pragma unroll
+    for (int v = 0; v < V; ++v) d[v] = in[v];
+    *reinterpret_cast<W*>(p) = w;
+  }
+}
+
+
+template <class T, int R, int BX, int BY, int V, bool Smem, int MinBlocks, bool Hints, int Stages>
+__global__ void __launch_bounds__(BX * BY, MinBlocks)
+    star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, std::int64_t sy, std::int64_t sz,
+                       std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2,
+                       int z_chunk, Coeffs<T, R> k) {
+  // Shared plane layout: XL = R rounded up to V columns of halo on each side, so that every
+  // thread's V points start on a V-aligned column and all shared reads of the compute are vectors.
+  constexpr int TX = BX * V;             // tile width in points
+  constexpr int XL = (R + V - 1) / V * V;  // shared columns left (and right) of the tile
+  constexpr int SX = XL + TX + XL;       // shared row length
+  constexpr int NW = (V + 2 * XL) / V;   // vectors a thread reads from its own row
+  __shared__ __align__(16) T plane[Smem ? BY + 2 * R : 1][Smem ? SX : 1];
+  // Stages > 0: the leading u plane and u_prev go through a per-thread ring of cp.async copies
+  // Stages-1 planes ahead, so many loads are in flight without holding registers.
+  constexpr int S = Stages > 0 ? Stages : 1;
+  __shared__ __align__(16) T ring_lead[S][Stages > 0 ? BX * BY * V : 1];
+  __shared__ __align__(16) T ring_prev[S][Stages > 0 ? BX * BY * V : 1];
+
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int x0 = lo0 + blockIdx.x * TX;  // tile origin
+  const int y0 = lo1 + blockIdx.y * BY;
+  const int x = x0 + tx * V, y = y0 + ty;
+  const int zb = lo2 + blockIdx.z * z_chunk;
+  const int ze = min(zb + z_chunk, hi2);
+  const bool active = x < hi0 && y < hi1;  // the box extent is a multiple of V when V > 1
+  const int cx = XL + tx * V, cy = ty + R;  // this thread's first shared column and its row
+
+  // Register window along z: w[j][v] holds u(x+v, y, z - R + j); lead/prev are prefetched one
+  // plane ahead so that their loads are in flight during the previous plane's compute.
+  T w[2 * R + 1][V];
+  T lead[V], prev[V];
+  const std::int64_t base = origin + x + std::int64_t(y) * sy;
+  const int tid = ty * BX + tx;
+  auto issue = [&](int zz) {  // cp.async of plane zz's lead and prev values into the ring
+    if constexpr (Stages > 0) {
+      const int slot = (zz - zb) % S;
+      if (active && zz < ze) {
+        __pipeline_memcpy_async(&ring_lead[slot][tid * V], u + base + std::int64_t(zz + R) * sz, sizeof(T) * V);
+        __pipeline_memcpy_async(&ring_prev[slot][tid * V], u_prev + base + std::int64_t(zz) * sz, sizeof(T) * V);
+      }
+      __pipeline_commit();
+    }
+  };
+  if constexpr (Stages > 0) {
+    for (int s = 0; s < S - 1; ++s) issue(zb + s);
+  }
+  if (active && zb < ze) {
+#pragma unroll
+    for (int j = 0; j < 2 * R; ++j) load<T, V>(u + base + std::int64_t(zb - R + j) * sz, w[j]);
+  }
+  if (Stages == 0 && active && zb < ze) {
+    load<T, V>(u + base + std::int64_t(zb + R) * sz, lead);
+    if constexpr (Hints) load_stream<T, V>(u_prev + base + std::int64_t(zb) * sz, prev);
+    else load<T, V>(u_prev + base + std::int64_t(zb) * sz, prev);
+  }
+
+  for (int z = zb; z < ze; ++z) {
+    const std::int64_t zoff = std::int64_t(z) * sz;
+    if constexpr (Stages > 0) {
+      issue(z + S - 1);
+      __pipeline_wait_prior(S - 1);  // plane z's copies (this thread's own) have landed
+      const int slot = (z - zb) % S;
+      if (active) {
+        load_shared<T, V>(&ring_lead[slot][tid * V], lead);
+        load_shared<T, V>(&ring_prev[slot][tid * V], prev);
+      }
+    }
+#pragma unroll
+    for (int v = 0; v < V; ++v) w[2 * R][v] = lead[v];
+    if constexpr (Smem) {
+    __syncthreads();  // the previous plane is no longer read from shared memory
+    if (active) {
+      store_shared<T, V>(&plane[cy][cx], w[R]);
+    } else if (y < hi1 + R) {  // a partial tile: its points past the box are the box's far halo
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        if (x + v < hi0 + R) plane[cy][cx + v] = u[base + v + zoff];
+    }
+    // x halo: R points left and right of every tile row; y halo: R rows above and below.
+    const T* pz = u + origin + zoff;
+    for (int i = tid; i < 2 * R * BY; i += BX * BY) {
+      const int row = i / (2 * R), h = i % (2 * R);
+      const int gx = h < R ? x0 - R + h : x0 + TX + (h - R);
+      const int gy = y0 + row;
+      const int sxi = h < R ? XL - R + h : XL + TX + (h - R);
+      if (gy < hi1 && gx < hi0 + R) plane[row + R][sxi] = pz[gx + std::int64_t(gy) * sy];
+    }
+    for (int i = tid; i < 2 * R * TX; i += BX * BY) {
+      const int col_i = i % TX, h = i / TX;
+      const int gx = x0 + col_i;
+      const int gy = h < R ? y0 - R + h : y0 + BY + (h - R);
+      const int syi = h < R ? h : BY + R + (h - R);
+      if (gx < hi0 && gy < hi1 + R) plane[syi][XL + col_i] = pz[gx + std::int64_t(gy) * sy];
+    }
+    __syncthreads();
+    }
+    T cur_prev[V];
+#pragma unroll
+    for (int v = 0; v < V; ++v) cur_prev[v] = prev[v];
+    if (Stages == 0 && active && z + 1 < ze) {  // prefetch the next plane's loads
+      load<T, V>(u + base + std::int64_t(z + 1 + R) * sz, lead);
+      if constexpr (Hints) load_stream<T, V>(u_prev + base + zoff + sz, prev);
+      else load<T, V>(u_prev + base + zoff + sz, prev);
+    }
+    if (active) {
+      // In-plane neighbours: from the shared plane, or straight from global memory through L1.
+      const T* gp = u + base + zoff;
+      T row[NW * V];  // this thread's row from column cx - XL to cx + V + XL
+#pragma unroll
+      for (int n = 0; n < NW; ++n) {
+        T t[V];
+        if constexpr (Smem)
+          load_shared<T, V>(&plane[cy][cx - XL + n * V], t);
+        else
+          load<T, V>(gp - XL + n * V, t);
+#pragma unroll
+        for (int v = 0; v < V; ++v) row[n * V + v] = t[v];
+      }
+      T out[V];
+#pragma unroll
+      for (int v = 0; v < V; ++v) out[v] = k.c[0] * w[R][v] - cur_prev[v];
+#pragma unroll
+      for (int m = 1; m <= R; ++m) {
+        T up[V], down[V];
+        if constexpr (Smem) {
+          load_shared<T, V>(&plane[cy - m][cx], up);
+          load_shared<T, V>(&plane[cy + m][cx], down);
+        } else {
+          load<T, V>(gp - m * sy, up);
+          load<T, V>(gp + m * sy, down);
+        }
+#pragma unroll
+        for (int v = 0; v < V; ++v)
+          out[v] += k.c[m] * ((row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]));
+      }
+      if constexpr (Hints) store_stream<T, V>(u_prev + base + zoff, out);
+      else store<T, V>(u_prev + base + zoff, out);
+    }
+#pragma unroll
+    for (int j = 0; j < 2 * R; ++j)
+#pragma unroll
+      for (int v = 0; v < V; ++v) w[j][v] = w[j + 1][v];
+  }
+}
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("cuda star-stream: ") + what + ": " + cudaGetErrorString(e));
+}
+
+template <class T, int R, int BX, int BY, int V, bool Smem, int MinBlocks = 1, bool Hints = false, int Stages = 0>
+void launch(const StarStreamArgs<T>& a) {
+  const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
+  int chunk = a.z_chunk;
+  if (chunk <= 0) {
+    // Enough blocks to fill the GPU a few times over, but long enough streams that the 2R-plane
+    // preload of each block stays a small overhead.
+    const long long tiles = (long long)((nx + BX * V - 1) / (BX * V)) * ((ny + BY - 1) / BY);
+    const long long want = 132LL * 2048 / (BX * BY) * 2;  // two waves of full occupancy
+    long long chunks = (want + tiles - 1) / tiles;
+    chunk = int((nz + chunks - 1) / chunks);
+    if (chunk < 16 * R) chunk = 16 * R;
+  }
+  const dim3 block(BX, BY, 1);
+  const dim3 grid((nx + BX * V - 1) / (BX * V), (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
+  Coeffs<T, R> k;
+  for (int m = 0; m <= R; ++m) k.c[m] = a.c[m];
+  star_stream_kernel<T, R, BX, BY, V, Smem, MinBlocks, Hints, Stages><<<grid, block, 0, static_cast<cudaStream_t>(a.stream)>>>(
+      a.u, a.u_prev, a.sy, a.sz, a.origin, a.lo[0], a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k);
+  check(cudaGetLastError(), "launch");
+}
+
+// Tile configurations (threads BX x BY, vector width V = 16 bytes or 1).
+template <class T, int R, bool Vector>
+void launch_config(const StarStreamArgs<T>& a, int config) {
+  constexpr int V = Vector ? int(16 / sizeof(T)) : 1;
+  switch (config) {
+    case 1: return launch<T, R, 32, 8, V, true>(a);
+    case 2: return launch<T, R, 32, 8, V, false>(a);
+    case 3: return launch<T, R, 32, 4, V, false>(a);
+    case 4: return launch<T, R, 64, 4, V, false>(a);
+    case 5: return launch<T, R, 32, 16, V, false>(a);
+    case 6: return launch<T, R, 16, 32, V, false>(a);
+    case 7: return launch<T, R, 16, 16, V, false>(a);
+    case 8: return launch<T, R, 32, 8, V, false, 1, true>(a);
+    case 9: return launch<T, R, 32, 4, V, false, 1, true>(a);
+    default: return launch<T, R, 32, 4, V, false>(a);
+  }
+}
+
+template <class T, int R>
+void launch_radius(const StarStreamArgs<T>& a) {
+  constexpr int V = 16 / sizeof(T);
+  // Vector path: x box start and every row start 16-byte aligned, extent a multiple of V.
+  const auto first = reinterpret_cast<std::uintptr_t>(a.u + a.origin + a.lo[0]);
+  const auto first_prev = reinterpret_cast<std::uintptr_t>(a.u_prev + a.origin + a.lo[0]);
+  const bool aligned = first % 16 == 0 && first_prev % 16 == 0 && (a.sy * sizeof(T)) % 16 == 0 &&
+                       (a.sz * sizeof(T)) % 16 == 0 && (a.hi[0] - a.lo[0]) % V == 0;
+  int config = a.config % 10;
+  const bool vector = aligned && a.config < 10;  // configs 10..14: the same tiles, scalar
+  if (vector)
+    launch_config<T, R, true>(a, config);
+  else
+    launch_config<T, R, false>(a, config);
+}
+
+template <class T, int... Rs>
+void dispatch(const StarStreamArgs<T>& a, std::integer_sequence<int, Rs...>) {
+  const bool done = ((a.radius == Rs + 1 ? (launch_radius<T, Rs + 1>(a), true) : false) || ...);
+  if (!done) throw std::runtime_error("cuda star-stream: radius " + std::to_string(a.radius) + " not in 1..8");
+}
+
+}  // namespace
+
+template <class T>
+void star_stream(const StarStreamArgs<T>& a) {
+  if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
+  dispatch(a, std::make_integer_sequence<int, kStarStreamMaxRadius>{});
+}
+
+template void star_stream<float>(const StarStreamArgs<float>&);
+template void star_stream<double>(const StarStreamArgs<double>&);
+
+}  // namespace wavefd::cuda

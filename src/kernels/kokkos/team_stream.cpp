@@ -1,0 +1,164 @@
+// team-stream: Kokkos TeamPolicy 2.5-D streaming for star stencils (minimod's st_reg_fixed idea).
+// A team owns a TX x TY tile of the xy plane and streams along z: each thread keeps its points'
+// 2R+1 values along z in a register window, and the current plane plus an R-wide x/y halo is
+// staged in team scratch for the in-plane neighbours. Tile and radius are template parameters.
+// On GPUs a thread owns P points of the tile (P = 1 or 2); on host backends a team of one thread
+// owns the whole tile, so the same code runs (and is verified) everywhere.
+#include <cstdlib>
+#include <type_traits>
+#include <utility>
+
+#include "wavefd/variant.hpp"
+
+namespace wavefd::kernels {
+namespace {
+
+constexpr int kMaxRadius = 8;
+
+using Exec = Kokkos::DefaultExecutionSpace;
+using Member = Kokkos::TeamPolicy<Exec>::member_type;
+constexpr bool kOnHost = std::is_same_v<Exec::memory_space, Kokkos::HostSpace>;
+
+template <class T, int R, int TX, int TY, int P>
+struct TeamStreamStar {
+  using Plane = Kokkos::View<T**, Kokkos::LayoutRight, Exec::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  static constexpr int kTeam = TX * TY / P;
+
+  Kokkos::View<const T*> u;
+  Kokkos::View<T*> u_prev;
+  Layout l;
+  Kokkos::Array<T, R + 1> c;
+  Box box;
+  int tiles_x, tiles_y, z_chunk;
+
+  static std::size_t scratch_bytes() { return Plane::shmem_size(TY + 2 * R, TX + 2 * R); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    Plane plane(team.team_scratch(0), TY + 2 * R, TX + 2 * R);
+    const int league = team.league_rank();
+    const int bx = league % tiles_x, by = (league / tiles_x) % tiles_y, bz = league / (tiles_x * tiles_y);
+    const index_t x0 = box.lo[0] + index_t(bx) * TX, y0 = box.lo[1] + index_t(by) * TY;
+    const index_t zb = box.lo[2] + index_t(bz) * z_chunk;
+    const index_t ze = zb + z_chunk < box.hi[2] ? zb + z_chunk : box.hi[2];
+    const int rank = team.team_rank();
+
+    // The window of point q: w[q][j] = u(x, y, z - R + j).
+    T w[P][2 * R + 1];
+    bool active[P];
+    index_t col[P];
+    int px[P], py[P];
+    for (int q = 0; q < P; ++q) {
+      const int p = rank + q * kTeam;
+      px[q] = p % TX, py[q] = p / TX;
+      const index_t x = x0 + px[q], y = y0 + py[q];
+      active[q] = x < box.hi[0] && y < box.hi[1];
+      col[q] = l.at(x, y, 0);
+      if (active[q])
+        for (int j = 0; j < 2 * R; ++j) w[q][j] = u(col[q] + (zb - R + j) * l.sz);
+    }
+
+    for (index_t z = zb; z < ze; ++z) {
+      T prev[P];
+      for (int q = 0; q < P; ++q)
+        if (active[q]) {
+          w[q][2 * R] = u(col[q] + (z + R) * l.sz);
+          prev[q] = u_prev(col[q] + z * l.sz);
+        }
+      team.team_barrier();  // the previous plane is no longer read
+      for (int q = 0; q < P; ++q) {
+        const index_t x = x0 + px[q], y = y0 + py[q];
+        if (active[q])
+          plane(py[q] + R, px[q] + R) = w[q][R];
+        else if (x < box.hi[0] + R && y < box.hi[1] + R)  // a partial tile: the box's far halo
+          plane(py[q] + R, px[q] + R) = u(l.at(x, y, z));
+      }
+      for (int i = rank; i < 2 * R * TY; i += kTeam) {  // x halo
+        const int row = i / (2 * R), h = i % (2 * R);
+        const index_t gx = h < R ? x0 - R + h : x0 + TX + (h - R), gy = y0 + row;
+        if (gy < box.hi[1] && gx < box.hi[0] + R) plane(row + R, h < R ? h : TX + R + (h - R)) = u(l.at(gx, gy, z));
+      }
+      for (int i = rank; i < 2 * R * TX; i += kTeam) {  // y halo
+        const int cx = i % TX, h = i / TX;
+        const index_t gx = x0 + cx, gy = h < R ? y0 - R + h : y0 + TY + (h - R);
+        if (gx < box.hi[0] && gy < box.hi[1] + R) plane(h < R ? h : TY + R + (h - R), cx + R) = u(l.at(gx, gy, z));
+      }
+      team.team_barrier();
+      for (int q = 0; q < P; ++q) {
+        if (active[q]) {
+          const int sx = px[q] + R, sy = py[q] + R;
+          T acc = c[0] * w[q][R] - prev[q];
+          for (int m = 1; m <= R; ++m)
+            acc += c[m] * ((plane(sy, sx - m) + plane(sy, sx + m)) + (plane(sy - m, sx) + plane(sy + m, sx)) +
+                           (w[q][R - m] + w[q][R + m]));
+          u_prev(col[q] + z * l.sz) = acc;
+        }
+        for (int j = 0; j < 2 * R; ++j) w[q][j] = w[q][j + 1];
+      }
+    }
+  }
+};
+
+class TeamStream final : public VariantFor<TeamStream> {
+ public:
+  std::string name() const override { return "team-stream"; }
+  std::string description() const override {
+    return "Kokkos TeamPolicy, star M=1..8: 2.5-D z streaming, register window in z, xy tile in team scratch";
+  }
+  bool supports(const Stencil& s, Precision) const override {
+    return s.family == Family::star && s.radius >= 1 && s.radius <= kMaxRadius;
+  }
+
+  template <class T>
+  void run(const TwoStepArgs<T>& a, const Box& box) const {
+    if (box.empty()) return;
+    launch<T>(a, box, std::make_integer_sequence<int, kMaxRadius>{});
+  }
+
+ private:
+  template <class T, int... Ms>
+  void launch(const TwoStepArgs<T>& a, const Box& box, std::integer_sequence<int, Ms...>) const {
+    const int M = a.weights->radius;
+    const bool found = ((M == Ms + 1 ? (launch_radius<T, Ms + 1>(a, box), true) : false) || ...);
+    if (!found) throw Error("team-stream: radius " + std::to_string(M) + " is not compiled in; accepted: 1..8");
+  }
+
+  template <class T, int R>
+  void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
+    if constexpr (kOnHost) {
+      launch_tile<T, R, 64, 4, 64 * 4>(a, box);  // one thread streams a 64 x 4 tile
+    } else {
+      // GPU tiles: TX x TY points, P points per thread.
+      const char* env = std::getenv("WAVEFD_TEAM_STREAM_CONFIG");  // experiments
+      switch (env ? std::atoi(env) : 0) {
+        case 1: return launch_tile<T, R, 32, 4, 1>(a, box);
+        case 2: return launch_tile<T, R, 64, 4, 1>(a, box);
+        case 3: return launch_tile<T, R, 32, 8, 2>(a, box);
+        case 4: return launch_tile<T, R, 64, 8, 2>(a, box);
+        case 5: return launch_tile<T, R, 32, 16, 2>(a, box);
+        default: return launch_tile<T, R, 32, 8, 1>(a, box);
+      }
+    }
+  }
+
+  template <class T, int R, int TX, int TY, int P>
+  void launch_tile(const TwoStepArgs<T>& a, const Box& box) const {
+    using F = TeamStreamStar<T, R, TX, TY, P>;
+    F f{a.u, a.u_prev, a.layout, {}, box, int((box.extent(0) + TX - 1) / TX), int((box.extent(1) + TY - 1) / TY), 0};
+    const std::vector<T> c = star_axis_weights(*a.weights);
+    for (int m = 0; m <= R; ++m) f.c[m] = c[m];
+    // Split z so that there are enough teams for the device, but keep streams long (>= 16 R).
+    const long tiles = long(f.tiles_x) * f.tiles_y;
+    const long want = kOnHost ? 4L * a.exec.concurrency() : 132L * 2048 / F::kTeam * 2;
+    const long chunks = std::max(1L, std::min<long>((want + tiles - 1) / tiles, box.extent(2) / (16 * R)));
+    f.z_chunk = int((box.extent(2) + chunks - 1) / chunks);
+    const int league = int(tiles * ((box.extent(2) + f.z_chunk - 1) / f.z_chunk));
+    Kokkos::TeamPolicy<Exec> policy(a.exec, league, F::kTeam, 1);
+    Kokkos::parallel_for("wavefd::team_stream", policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())), f);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Variant> make_team_stream() { return std::make_unique<TeamStream>(); }
+
+}  // namespace wavefd::kernels

@@ -111,12 +111,8 @@ TEST(TwoStep, StepOverwritesPreviousStateInPlace) {
 
 TEST(Registry, SelectsByNameAndRejectsUnknown) {
   const Stencil star = make_star(4), big = make_star(12), box = make_box({2, 2, 2});
-  // auto = the first registered variant supporting the stencil (the native kernel where built).
-  for (const auto& v : variants())
-    if (v->supports(star, Precision::f32)) {
-      EXPECT_EQ(select_variant("auto", star, Precision::f32).name(), v->name());
-      break;
-    }
+  // auto: the preferred variant for this kind of device that supports the stencil.
+  EXPECT_TRUE(select_variant("auto", star, Precision::f32).supports(star, Precision::f32));
   EXPECT_EQ(select_variant("auto", big, Precision::f32).name(), "mdrange-general");
   EXPECT_EQ(select_variant("auto", box, Precision::f64).name(), "mdrange-general");
   EXPECT_THROW(select_variant("mdrange-star", box, Precision::f32), Error);

@@ -2,7 +2,8 @@
 # wavefd developer entry point.
 #
 #   scripts/dev.sh quickstart   build (openmp preset) and run inputs/quickstart.toml
-#   scripts/dev.sh test         build and test the openmp and serial-kk configurations
+#   scripts/dev.sh test         build and test the openmp and serial-kk configurations, and
+#                               compile the native CUDA sources for sm_80/sm_90 where nvcc exists
 #   scripts/dev.sh build PRESET build one preset
 #   scripts/dev.sh shell        a shell inside the development root
 #
@@ -38,6 +39,12 @@ case "$cmd" in
       OMP_PROC_BIND=${OMP_PROC_BIND:-false} "build/$preset/wavefd" run inputs/quickstart.toml "$@"
     else in_env "$0" quickstart "$@"; fi ;;
   test)
+    # Native GPU sources first: compile-only with the host's nvcc (required when WAVEFD_REQUIRE_NVCC=1).
+    if [ "${WAVEFD_IN_DEVROOT:-}" != 1 ]; then
+      if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || [ "${WAVEFD_REQUIRE_NVCC:-}" = 1 ]; then
+        scripts/check_gpu_sources.sh
+      else echo "== no nvcc on this machine: native CUDA sources not compile-checked"; fi
+    fi
     if [ "${WAVEFD_IN_DEVROOT:-}" = 1 ] || own_kokkos; then
       presets=(openmp serial-kk); own_kokkos && presets=(host)
       for p in "${presets[@]}"; do

@@ -1,5 +1,6 @@
 // The variant registry: one line per variant (its factory lives in the variant's own file).
 #include <algorithm>
+#include <type_traits>
 
 #include "wavefd/variant.hpp"
 
@@ -15,7 +16,6 @@ std::unique_ptr<Variant> make_cuda_star_stream();
 const std::vector<std::unique_ptr<Variant>>& variants() {
   static const auto list = [] {
     std::vector<std::unique_ptr<Variant>> v;
-    // Preferred first: "auto" picks the first variant that supports the stencil.
 #ifdef WAVEFD_HAVE_CUDA_NATIVE
     v.push_back(kernels::make_cuda_star_stream());
 #endif
@@ -34,9 +34,28 @@ std::vector<std::string> variant_names() {
   return names;
 }
 
+namespace {
+// What "auto" takes until a tuning cache says otherwise: the fastest measured variant that supports
+// the stencil, per kind of device (docs/performance.md).
+constexpr bool kHostBuild =
+    std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
+const std::vector<std::string>& auto_order() {
+  static const std::vector<std::string> host{"mdrange-star", "team-stream", "mdrange-stream", "mdrange-general"};
+  static const std::vector<std::string> gpu{"cuda-star-stream", "mdrange-stream", "mdrange-star", "team-stream",
+                                            "mdrange-general"};
+  return kHostBuild ? host : gpu;
+}
+}  // namespace
+
 const Variant& select_variant(const std::string& name, const Stencil& s, Precision p) {
+  if (name == "auto") {
+    for (const auto& preferred : auto_order())
+      for (const auto& v : variants())
+        if (v->name() == preferred && v->supports(s, p)) return *v;
+    throw Error("no registered variant supports " + s.name);
+  }
   for (const auto& v : variants()) {
-    if (name == "auto" ? v->supports(s, p) : v->name() == name) {
+    if (v->name() == name) {
       if (!v->supports(s, p))
         throw Error("scheme.variant = '" + name + "' does not support " + s.name + " in " +
                     std::string(to_string(p)));

@@ -1,13 +1,13 @@
 // Native CUDA 2.5-D streaming two-step kernel for star stencils.
 //
-// A block of BX x BY threads owns a tile of (BX*V) x BY points of the xy plane and streams along z.
-// Each thread keeps the 2R+1 values of its V points along z in registers (a shifting window, fully
-// unrolled so the window stays in registers); the current plane plus an R-wide x/y halo is staged
-// in shared memory for the in-plane neighbours. Loads and stores of u, u_prev are V-wide vectors
-// (16 bytes: float4 / double2) when the box and the rows are aligned, else scalar (V = 1).
-// DRAM traffic is then close to the minimum (read u, read u_prev, write u_next once per point):
-// the halo re-reads hit L2.
-#include <cuda_pipeline.h>
+// A block of BX x BY threads owns a tile of (BX*V) x BY points of the xy plane and streams along z
+// (split into chunks for parallelism). Each thread keeps the 2R+1 values of its V points along z
+// in registers (a shifting window, fully unrolled so it stays in registers) and prefetches the
+// next plane's loads during the current plane's arithmetic. The in-plane neighbours come either
+// straight from global memory (default: neighbouring threads read the same lines, which hit L1/L2,
+// and no barrier is needed) or from the xy plane staged in shared memory (Smem, two barriers per
+// plane; measured slower on the H200, docs/performance.md). Loads and stores are V-wide vectors
+// (16 bytes: float4 / double2) when the box and rows are 16-byte aligned, else scalar (V = 1).
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -34,35 +34,6 @@ __device__ __forceinline__ void load(const T* p, T (&out)[V]) {
     const T* s = reinterpret_cast<const T*>(&w);
 #pragma unroll
     for (int v = 0; v < V; ++v) out[v] = s[v];
-  }
-}
-
-// Read-once / write-once data (u_prev in, u_next out): streaming cache hints keep L2 for the
-// u planes that neighbouring tiles re-read.
-template <class T, int V>
-__device__ __forceinline__ void load_stream(const T* p, T (&out)[V]) {
-  if constexpr (V == 1) {
-    out[0] = __ldcs(p);
-  } else {
-    using W = typename Vec<T, V>::type;
-    const W w = __ldcs(reinterpret_cast<const W*>(p));
-    const T* s = reinterpret_cast<const T*>(&w);
-#pragma unroll
-    for (int v = 0; v < V; ++v) out[v] = s[v];
-  }
-}
-
-template <class T, int V>
-__device__ __forceinline__ void store_stream(T* p, const T (&in)[V]) {
-  if constexpr (V == 1) {
-    __stcs(p, in[0]);
-  } else {
-    using W = typename Vec<T, V>::type;
-    W w;
-    T* d = reinterpret_cast<T*>(&w);
-#pragma unroll
-    for (int v = 0; v < V; ++v) d[v] = in[v];
-    __stcs(reinterpret_cast<W*>(p), w);
   }
 }
 
@@ -113,8 +84,10 @@ __device__ __forceinline__ void store_shared(T* p, const T (&in)[V]) {
 }
 
 
-template <class T, int R, int BX, int BY, int V, bool Smem, int MinBlocks, bool Hints, int Stages>
-__global__ void __launch_bounds__(BX * BY, MinBlocks)
+// The explicit minimum of one block per SM lets ptxas spend registers on loads in flight (float,
+// R = 4: 112 registers instead of 96, 70 % instead of 67 % of the copy bandwidth on the H200).
+template <class T, int R, int BX, int BY, int V, bool Smem>
+__global__ void __launch_bounds__(BX * BY, 1)
     star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, std::int64_t sy, std::int64_t sz,
                        std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2,
                        int z_chunk, Coeffs<T, R> k) {
@@ -125,11 +98,6 @@ __global__ void __launch_bounds__(BX * BY, MinBlocks)
   constexpr int SX = XL + TX + XL;       // shared row length
   constexpr int NW = (V + 2 * XL) / V;   // vectors a thread reads from its own row
   __shared__ __align__(16) T plane[Smem ? BY + 2 * R : 1][Smem ? SX : 1];
-  // Stages > 0: the leading u plane and u_prev go through a per-thread ring of cp.async copies
-  // Stages-1 planes ahead, so many loads are in flight without holding registers.
-  constexpr int S = Stages > 0 ? Stages : 1;
-  __shared__ __align__(16) T ring_lead[S][Stages > 0 ? BX * BY * V : 1];
-  __shared__ __align__(16) T ring_prev[S][Stages > 0 ? BX * BY * V : 1];
 
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int x0 = lo0 + blockIdx.x * TX;  // tile origin
@@ -146,40 +114,17 @@ __global__ void __launch_bounds__(BX * BY, MinBlocks)
   T lead[V], prev[V];
   const std::int64_t base = origin + x + std::int64_t(y) * sy;
   const int tid = ty * BX + tx;
-  auto issue = [&](int zz) {  // cp.async of plane zz's lead and prev values into the ring
-    if constexpr (Stages > 0) {
-      const int slot = (zz - zb) % S;
-      if (active && zz < ze) {
-        __pipeline_memcpy_async(&ring_lead[slot][tid * V], u + base + std::int64_t(zz + R) * sz, sizeof(T) * V);
-        __pipeline_memcpy_async(&ring_prev[slot][tid * V], u_prev + base + std::int64_t(zz) * sz, sizeof(T) * V);
-      }
-      __pipeline_commit();
-    }
-  };
-  if constexpr (Stages > 0) {
-    for (int s = 0; s < S - 1; ++s) issue(zb + s);
-  }
   if (active && zb < ze) {
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j) load<T, V>(u + base + std::int64_t(zb - R + j) * sz, w[j]);
   }
-  if (Stages == 0 && active && zb < ze) {
+  if (active && zb < ze) {
     load<T, V>(u + base + std::int64_t(zb + R) * sz, lead);
-    if constexpr (Hints) load_stream<T, V>(u_prev + base + std::int64_t(zb) * sz, prev);
-    else load<T, V>(u_prev + base + std::int64_t(zb) * sz, prev);
+    load<T, V>(u_prev + base + std::int64_t(zb) * sz, prev);
   }
 
   for (int z = zb; z < ze; ++z) {
     const std::int64_t zoff = std::int64_t(z) * sz;
-    if constexpr (Stages > 0) {
-      issue(z + S - 1);
-      __pipeline_wait_prior(S - 1);  // plane z's copies (this thread's own) have landed
-      const int slot = (z - zb) % S;
-      if (active) {
-        load_shared<T, V>(&ring_lead[slot][tid * V], lead);
-        load_shared<T, V>(&ring_prev[slot][tid * V], prev);
-      }
-    }
 #pragma unroll
     for (int v = 0; v < V; ++v) w[2 * R][v] = lead[v];
     if constexpr (Smem) {
@@ -212,10 +157,9 @@ __global__ void __launch_bounds__(BX * BY, MinBlocks)
     T cur_prev[V];
 #pragma unroll
     for (int v = 0; v < V; ++v) cur_prev[v] = prev[v];
-    if (Stages == 0 && active && z + 1 < ze) {  // prefetch the next plane's loads
+    if (active && z + 1 < ze) {  // prefetch the next plane's loads
       load<T, V>(u + base + std::int64_t(z + 1 + R) * sz, lead);
-      if constexpr (Hints) load_stream<T, V>(u_prev + base + zoff + sz, prev);
-      else load<T, V>(u_prev + base + zoff + sz, prev);
+      load<T, V>(u_prev + base + zoff + sz, prev);
     }
     if (active) {
       // In-plane neighbours: from the shared plane, or straight from global memory through L1.
@@ -248,8 +192,7 @@ __global__ void __launch_bounds__(BX * BY, MinBlocks)
         for (int v = 0; v < V; ++v)
           out[v] += k.c[m] * ((row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]));
       }
-      if constexpr (Hints) store_stream<T, V>(u_prev + base + zoff, out);
-      else store<T, V>(u_prev + base + zoff, out);
+      store<T, V>(u_prev + base + zoff, out);
     }
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j)
@@ -262,7 +205,7 @@ void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string("cuda star-stream: ") + what + ": " + cudaGetErrorString(e));
 }
 
-template <class T, int R, int BX, int BY, int V, bool Smem, int MinBlocks = 1, bool Hints = false, int Stages = 0>
+template <class T, int R, int BX, int BY, int V, bool Smem>
 void launch(const StarStreamArgs<T>& a) {
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
   int chunk = a.z_chunk;
@@ -279,26 +222,20 @@ void launch(const StarStreamArgs<T>& a) {
   const dim3 grid((nx + BX * V - 1) / (BX * V), (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   Coeffs<T, R> k;
   for (int m = 0; m <= R; ++m) k.c[m] = a.c[m];
-  star_stream_kernel<T, R, BX, BY, V, Smem, MinBlocks, Hints, Stages><<<grid, block, 0, static_cast<cudaStream_t>(a.stream)>>>(
+  star_stream_kernel<T, R, BX, BY, V, Smem><<<grid, block, 0, static_cast<cudaStream_t>(a.stream)>>>(
       a.u, a.u_prev, a.sy, a.sz, a.origin, a.lo[0], a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k);
   check(cudaGetLastError(), "launch");
 }
 
-// Tile configurations (threads BX x BY, vector width V = 16 bytes or 1).
+// Tile configurations (threads BX x BY; V = 16 bytes per thread, or 1 when unaligned). 0 is the
+// default; docs/performance.md has the measurements behind it.
 template <class T, int R, bool Vector>
-void launch_config(const StarStreamArgs<T>& a, int config) {
+void launch_config(const StarStreamArgs<T>& a) {
   constexpr int V = Vector ? int(16 / sizeof(T)) : 1;
-  switch (config) {
-    case 1: return launch<T, R, 32, 8, V, true>(a);
-    case 2: return launch<T, R, 32, 8, V, false>(a);
-    case 3: return launch<T, R, 32, 4, V, false>(a);
-    case 4: return launch<T, R, 64, 4, V, false>(a);
-    case 5: return launch<T, R, 32, 16, V, false>(a);
-    case 6: return launch<T, R, 16, 32, V, false>(a);
-    case 7: return launch<T, R, 16, 16, V, false>(a);
-    case 8: return launch<T, R, 32, 8, V, false, 1, true>(a);
-    case 9: return launch<T, R, 32, 4, V, false, 1, true>(a);
-    default: return launch<T, R, 32, 4, V, false>(a);
+  switch (a.config) {
+    case 1: return launch<T, R, 32, 8, V, false>(a);  // taller tile, in-plane neighbours via L1
+    case 2: return launch<T, R, 32, 8, V, true>(a);   // the xy plane staged in shared memory
+    default: return launch<T, R, 32, 4, V, false>(a); // 32 x 4 threads, neighbours via L1
   }
 }
 
@@ -310,12 +247,10 @@ void launch_radius(const StarStreamArgs<T>& a) {
   const auto first_prev = reinterpret_cast<std::uintptr_t>(a.u_prev + a.origin + a.lo[0]);
   const bool aligned = first % 16 == 0 && first_prev % 16 == 0 && (a.sy * sizeof(T)) % 16 == 0 &&
                        (a.sz * sizeof(T)) % 16 == 0 && (a.hi[0] - a.lo[0]) % V == 0;
-  int config = a.config % 10;
-  const bool vector = aligned && a.config < 10;  // configs 10..14: the same tiles, scalar
-  if (vector)
-    launch_config<T, R, true>(a, config);
+  if (aligned)
+    launch_config<T, R, true>(a);
   else
-    launch_config<T, R, false>(a, config);
+    launch_config<T, R, false>(a);
 }
 
 template <class T, int... Rs>

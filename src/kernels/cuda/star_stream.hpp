@@ -16,7 +16,7 @@ struct StarStreamArgs {
   int radius = 1;
   T c[kStarStreamMaxRadius + 1] = {};         // c[0] centre weight, c[m] axis weight at distance m
   int z_chunk = 0;          // planes per block along z (0: automatic)
-  int config = 0;           // tile configuration: 0..4 vector loads, 10..14 the same tiles scalar
+  int config = 0;           // tile configuration, see launch_config() in star_stream.cu
   void* stream = nullptr;   // cudaStream_t
 };
 

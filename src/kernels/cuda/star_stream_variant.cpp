@@ -1,7 +1,5 @@
 // cuda-star-stream: the native CUDA 2.5-D streaming kernel (star_stream.cu) as a registry variant.
 // Built only with the Kokkos CUDA backend.
-#include <cstdlib>
-
 #include "star_stream.hpp"
 #include "wavefd/variant.hpp"
 
@@ -12,8 +10,8 @@ class CudaStarStream final : public VariantFor<CudaStarStream> {
  public:
   std::string name() const override { return "cuda-star-stream"; }
   std::string description() const override {
-    return "native CUDA, star M=1..8: 2.5-D z streaming, register window in z, shared xy plane, "
-           "16-byte vector loads";
+    return "native CUDA, star M=1..8: 2.5-D z streaming, register window in z, 16-byte vector "
+           "loads, in-plane neighbours through L1";
   }
   bool supports(const Stencil& s, Precision) const override {
     return s.family == Family::star && s.radius >= 1 && s.radius <= cuda::kStarStreamMaxRadius;
@@ -33,8 +31,6 @@ class CudaStarStream final : public VariantFor<CudaStarStream> {
     const std::vector<T> c = star_axis_weights(*a.weights);
     for (int m = 0; m <= n.radius; ++m) n.c[m] = c[m];
     n.stream = a.exec.cuda_stream();
-    if (const char* c = std::getenv("WAVEFD_STAR_STREAM_CONFIG")) n.config = std::atoi(c);  // experiments
-    if (const char* c = std::getenv("WAVEFD_STAR_STREAM_ZCHUNK")) n.z_chunk = std::atoi(c);
     cuda::star_stream(n);
   }
 };

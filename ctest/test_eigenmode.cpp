@@ -13,6 +13,11 @@ struct Cell {
   std::string variant;
 };
 
+// Readable test parameters in GoogleTest's output.
+void PrintTo(const Cell& c, std::ostream* os) {
+  *os << c.stencil.name << " " << to_string(c.precision) << " " << c.variant;
+}
+
 std::vector<Cell> all_cells() {
   std::vector<Cell> cells;
   for (const Stencil& s : verification_stencils(false))

@@ -11,6 +11,7 @@ std::unique_ptr<Variant> make_mdrange_star();
 std::unique_ptr<Variant> make_team_stream();
 std::unique_ptr<Variant> make_mdrange_stream();
 std::unique_ptr<Variant> make_cuda_star_stream();
+std::unique_ptr<Variant> make_kk_spmv();
 }  // namespace kernels
 
 const std::vector<std::unique_ptr<Variant>>& variants() {
@@ -23,6 +24,9 @@ const std::vector<std::unique_ptr<Variant>>& variants() {
     v.push_back(kernels::make_mdrange_star());
     v.push_back(kernels::make_team_stream());
     v.push_back(kernels::make_mdrange_general());
+#ifdef WAVEFD_HAVE_KOKKOSKERNELS
+    v.push_back(kernels::make_kk_spmv());
+#endif
     return v;
   }();
   return list;

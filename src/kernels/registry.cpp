@@ -10,6 +10,7 @@ std::unique_ptr<Variant> make_mdrange_general();
 std::unique_ptr<Variant> make_mdrange_star();
 std::unique_ptr<Variant> make_team_stream();
 std::unique_ptr<Variant> make_mdrange_stream();
+std::unique_ptr<Variant> make_plane_stream();
 std::unique_ptr<Variant> make_cuda_star_stream();
 std::unique_ptr<Variant> make_kk_spmv();
 }  // namespace kernels
@@ -23,6 +24,7 @@ const std::vector<std::unique_ptr<Variant>>& variants() {
     v.push_back(kernels::make_mdrange_stream());
     v.push_back(kernels::make_mdrange_star());
     v.push_back(kernels::make_team_stream());
+    v.push_back(kernels::make_plane_stream());
     v.push_back(kernels::make_mdrange_general());
 #ifdef WAVEFD_HAVE_KOKKOSKERNELS
     v.push_back(kernels::make_kk_spmv());
@@ -44,9 +46,10 @@ namespace {
 constexpr bool kHostBuild =
     std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
 const std::vector<std::string>& auto_order() {
-  static const std::vector<std::string> host{"mdrange-star", "team-stream", "mdrange-stream", "mdrange-general"};
+  static const std::vector<std::string> host{"mdrange-star", "plane-stream", "team-stream", "mdrange-stream",
+                                             "mdrange-general"};
   static const std::vector<std::string> gpu{"cuda-star-stream", "mdrange-stream", "mdrange-star", "team-stream",
-                                            "mdrange-general"};
+                                            "plane-stream", "mdrange-general"};
   return kHostBuild ? host : gpu;
 }
 }  // namespace

@@ -1,6 +1,9 @@
 #pragma once
 // The MDRange policy every Kokkos box kernel uses: index 0 = x (contiguous). Iterate::Left makes
 // x the fastest loop on the host; on GPUs Kokkos maps threadIdx.x to index 0 either way.
+#include <algorithm>
+#include <type_traits>
+
 #include "wavefd/grid.hpp"
 
 namespace wavefd::kernels {
@@ -11,6 +14,28 @@ using BoxPolicy = Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace,
 
 inline BoxPolicy box_policy(const Kokkos::DefaultExecutionSpace& exec, const Box& b) {
   return BoxPolicy(exec, {b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]});
+}
+
+// Streaming kernels: one index per (x, y) column and z chunk, each walking its chunk plane by
+// plane. Chunks are long against the 2R planes each stream preloads, and numerous enough to fill
+// the device. GPU blocks are 32 x 4 columns (x contiguous across a warp); host tiles whole x rows.
+struct ColumnStreams {
+  index_t z_chunk = 0;
+  BoxPolicy policy;
+};
+
+inline ColumnStreams column_streams(const Kokkos::DefaultExecutionSpace& exec, const Box& b, int radius) {
+  constexpr bool on_host = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
+  const index_t columns = b.extent(0) * b.extent(1);
+  const index_t want = on_host ? 8 * index_t(exec.concurrency()) : index_t(132) * 2048 * 2;
+  const index_t chunks =
+      std::max<index_t>(1, std::min<index_t>((want + columns - 1) / columns, b.extent(2) / (16 * radius)));
+  ColumnStreams c;
+  c.z_chunk = (b.extent(2) + chunks - 1) / chunks;
+  const index_t nchunks = (b.extent(2) + c.z_chunk - 1) / c.z_chunk;
+  c.policy = on_host ? BoxPolicy(exec, {b.lo[0], b.lo[1], 0}, {b.hi[0], b.hi[1], nchunks}, {b.extent(0), 1, 1})
+                     : BoxPolicy(exec, {b.lo[0], b.lo[1], 0}, {b.hi[0], b.hi[1], nchunks}, {32, 4, 1});
+  return c;
 }
 
 }  // namespace wavefd::kernels

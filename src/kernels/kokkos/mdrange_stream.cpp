@@ -5,14 +5,13 @@
 #include <utility>
 
 #include "box_policy.hpp"
+#include "radius_dispatch.hpp"
 #include "wavefd/variant.hpp"
 
 namespace wavefd::kernels {
 namespace {
 
 constexpr int kMaxRadius = 8;
-using Exec = Kokkos::DefaultExecutionSpace;
-constexpr bool kOnHost = std::is_same_v<Exec::memory_space, Kokkos::HostSpace>;
 
 template <class T, int R>
 struct StreamStar {
@@ -55,37 +54,19 @@ class MdrangeStream final : public VariantFor<MdrangeStream> {
   template <class T>
   void run(const TwoStepArgs<T>& a, const Box& box) const {
     if (box.empty()) return;
-    launch<T>(a, box, std::make_integer_sequence<int, kMaxRadius>{});
+    with_radius<kMaxRadius>(a.weights->radius, name(),
+                            [&](auto R) { launch_radius<T, decltype(R)::value>(a, box); });
   }
 
  private:
-  template <class T, int... Ms>
-  void launch(const TwoStepArgs<T>& a, const Box& box, std::integer_sequence<int, Ms...>) const {
-    const int M = a.weights->radius;
-    const bool found = ((M == Ms + 1 ? (launch_radius<T, Ms + 1>(a, box), true) : false) || ...);
-    if (!found) throw Error("mdrange-stream: radius " + std::to_string(M) + " is not compiled in; accepted: 1..8");
-  }
-
   template <class T, int R>
   void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
     StreamStar<T, R> f{a.u, a.u_prev, {}, a.layout, box, 0};
     const std::vector<T> c = star_axis_weights(*a.weights);
     for (int m = 0; m <= R; ++m) f.c[m] = c[m];
-    // Chunks along z: enough independent streams to fill the device, each long against its
-    // 2R-plane preload.
-    const index_t columns = box.extent(0) * box.extent(1);
-    const index_t want = kOnHost ? 8 * index_t(a.exec.concurrency()) : 132 * 2048 * 2;
-    const index_t chunks = std::max<index_t>(1, std::min<index_t>((want + columns - 1) / columns, box.extent(2) / (16 * R)));
-    f.z_chunk = (box.extent(2) + chunks - 1) / chunks;
-    const index_t nchunks = (box.extent(2) + f.z_chunk - 1) / f.z_chunk;
-    using Policy = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
-                                         Kokkos::IndexType<index_t>>;
-    // GPU: a 32 x 4 block of columns (x contiguous across the warp); host: whole x rows.
-    const Policy policy = kOnHost ? Policy(a.exec, {box.lo[0], box.lo[1], 0}, {box.hi[0], box.hi[1], nchunks},
-                                           {box.extent(0), 1, 1})
-                                  : Policy(a.exec, {box.lo[0], box.lo[1], 0}, {box.hi[0], box.hi[1], nchunks},
-                                           {32, 4, 1});
-    Kokkos::parallel_for("wavefd::mdrange_stream", policy, f);
+    const ColumnStreams cs = column_streams(a.exec, box, R);
+    f.z_chunk = cs.z_chunk;
+    Kokkos::parallel_for("wavefd::mdrange_stream", cs.policy, f);
   }
 };
 

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "radius_dispatch.hpp"
 #include "wavefd/variant.hpp"
 
 namespace wavefd::kernels {
@@ -110,17 +111,11 @@ class TeamStream final : public VariantFor<TeamStream> {
   template <class T>
   void run(const TwoStepArgs<T>& a, const Box& box) const {
     if (box.empty()) return;
-    launch<T>(a, box, std::make_integer_sequence<int, kMaxRadius>{});
+    with_radius<kMaxRadius>(a.weights->radius, name(),
+                            [&](auto R) { launch_radius<T, decltype(R)::value>(a, box); });
   }
 
  private:
-  template <class T, int... Ms>
-  void launch(const TwoStepArgs<T>& a, const Box& box, std::integer_sequence<int, Ms...>) const {
-    const int M = a.weights->radius;
-    const bool found = ((M == Ms + 1 ? (launch_radius<T, Ms + 1>(a, box), true) : false) || ...);
-    if (!found) throw Error("team-stream: radius " + std::to_string(M) + " is not compiled in; accepted: 1..8");
-  }
-
   template <class T, int R>
   void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
     if constexpr (kOnHost) {

@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<RunCommand>(app));
   commands.push_back(std::make_unique<VerifyCommand>(app));
   commands.push_back(std::make_unique<BenchCommand>(app));
+  commands.push_back(std::make_unique<TuneCommand>(app));
   commands.push_back(std::make_unique<StencilCommand>(app));
   commands.push_back(std::make_unique<InfoCommand>(app));
 

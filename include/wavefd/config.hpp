@@ -35,6 +35,7 @@ struct RunConfig {
   std::optional<double> courant;  // unset: 0.9 x the stencil's stable limit
   std::string precision = "float";
   std::string variant = "auto";
+  std::string tuning;             // tuning file consulted by variant = "auto" ('' = the default file)
   long steps = 100;
   std::string init = "pulse";     // pulse | mode
   std::string summary = "wavefd-summary.json";

@@ -6,6 +6,7 @@
 
 #include "app/commands.hpp"
 #include "bench/derivative.hpp"
+#include "bench/variant_timing.hpp"
 #include "io/summary.hpp"
 #include "wavefd/measure.hpp"
 #include "wavefd/two_step.hpp"
@@ -16,7 +17,9 @@ namespace wavefd::app {
 BenchCommand::BenchCommand(CLI::App& app) {
   sub = app.add_subcommand("bench", "Time kernel variants (verified first) or derivative operators");
   add_stencil_options(*sub, stencil, "");
-  sub->add_option("--variant", variant, "Comma-separated variant names, or all")->capture_default_str();
+  sub->add_option("--variant", variant, "Comma-separated variant names, all, or auto (what `run` picks)")
+      ->capture_default_str();
+  sub->add_option("--sweep", sweep, "hamilton: the first 20 stencils of each family (Hamilton Fig. 7)");
   sub->add_option("--precision", precisions, "float and/or double")->capture_default_str();
   sub->add_option("--n", n, "Grid nx ny nz")->expected(3)->capture_default_str();
   sub->add_option("--steps", steps, "Time steps per timed repetition, >= 1")->capture_default_str();
@@ -35,30 +38,6 @@ bool selected(const std::string& list, const std::string& name) {
   for (std::string item; std::getline(ss, item, ',');)
     if (item == name) return true;
   return false;
-}
-
-struct VariantTiming {
-  Stats kernel;  // seconds per interior update (the variant alone)
-  Stats step;    // seconds per full step (ghost fill + update)
-};
-
-template <class T>
-VariantTiming time_variant(const Stencil& s, const Variant& v, const Index3& n, int steps, int warmup, int reps) {
-  SchemeSpec spec;
-  spec.domain = Domain::single(n);
-  spec.courant = 0.9 * s.max_courant;
-  TwoStep<T> engine(s, spec, v);
-  // Smooth, non-zero data everywhere the kernel reads (values do not change the timing).
-  Kokkos::deep_copy(engine.u().data, T(0.5));
-  Kokkos::deep_copy(engine.u_prev().data, T(0.25));
-  auto per_step = [steps](Stats st) {
-    st.mean /= steps, st.sd /= steps, st.min /= steps, st.max /= steps;
-    return st;
-  };
-  VariantTiming t;
-  t.kernel = per_step(time_repeated([&] { for (int i = 0; i < steps; ++i) engine.update_interior(); }, warmup, reps));
-  t.step = per_step(time_repeated([&] { engine.advance(steps); }, warmup, reps));
-  return t;
 }
 
 int derivative_bench(const BenchCommand& b, nlohmann::json& out) {
@@ -86,11 +65,86 @@ int derivative_bench(const BenchCommand& b, nlohmann::json& out) {
 
 }  // namespace
 
+namespace {
+
+// The first twenty stencils of each family (Hamilton et al. 2015, Fig. 7).
+std::vector<Stencil> hamilton_sweep() {
+  std::vector<Stencil> list;
+  for (int M = 1; M <= 20; ++M) list.push_back(make_star(M));
+  // R values that add a shell: the first 20 distinct compact-in-space stencils end at R = 22.
+  for (int R : {1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22})
+    list.push_back(make_compact(R));
+  int boxes = 0;  // the set Q in lexicographic order
+  for (int q1 = 1; boxes < 20; ++q1)
+    for (int q2 = 0; q2 <= q1 && boxes < 20; ++q2)
+      for (int q3 = 0; q3 <= q2 && boxes < 20; ++q3, ++boxes) list.push_back(make_box({q1, q2, q3}));
+  return list;
+}
+
+// Variants to time for `s`: a comma-separated list of names, "all", and "auto" for the variant
+// that `run` would pick.
+std::vector<const Variant*> chosen_variants(const std::string& list, const Stencil& s, Precision p) {
+  std::vector<const Variant*> out;
+  for (const auto& v : variants()) {
+    bool take = list == "all" || selected(list, v->name());
+    if (!take && selected(list, "auto")) take = &select_variant("auto", s, p) == v.get();
+    if (take && v->supports(s, p)) out.push_back(v.get());
+  }
+  return out;
+}
+
+}  // namespace
+
+// Verifies and times the chosen variants on `s`; one table row and one JSON case per variant and
+// precision. Returns the number of variants that failed verification (they are not timed).
+int BenchCommand::bench_stencil(const Stencil& s, double copy_gbs, nlohmann::json& out, int& cases) const {
+  const Index3 grid{n[0], n[1], n[2]};
+  const double points = double(grid[0]) * double(grid[1]) * double(grid[2]);
+  int failures = 0;
+  for (const auto& pname : precisions) {
+    const Precision p = parse_precision(pname);
+    for (const Variant* v : chosen_variants(variant, s, p)) {
+      ++cases;
+      nlohmann::json row{{"stencil", s.name}, {"family", std::string(to_string(s.family))}, {"K", s.size()},
+                         {"radius", s.radius}, {"variant", v->name()}, {"precision", pname}};
+      // Refuse to time a kernel that does not reproduce the exact eigenmode on this device.
+      EigenmodeSpec vs;
+      vs.n = {std::max<index_t>(20, s.radius), std::max<index_t>(17, s.radius), std::max<index_t>(13, s.radius)};
+      const EigenmodeResult check = verify_eigenmode(s, *v, p, vs);
+      row["verification"] = {{"max_error", check.max_error}, {"tolerance", check.tolerance},
+                             {"passed", check.passed()}};
+      if (!check.passed()) {
+        std::printf("%-16s %-16s %-7s %-6s  not timed: eigenmode error %.3e > tolerance %.3e\n", s.name.c_str(),
+                    v->name().c_str(), pname.c_str(), "FAIL", check.max_error, check.tolerance);
+        ++failures;
+        out["cases"].push_back(row);
+        continue;
+      }
+      const VariantTiming t = time_variant(s, *v, p, grid, steps, warmup, reps);
+      const Stats& st = t.kernel;
+      const double bytes = 3.0 * (p == Precision::f32 ? 4 : 8) * points;  // read u, u-, write u+
+      const double gpts = points / st.min / 1e9, gbs = bytes / st.min / 1e9;
+      std::printf("%-16s %-16s %-7s %-6s %10.4f %9.4f %10.4f %9.4f %9.3f %9.1f %6.1f%% %10.4f\n", s.name.c_str(),
+                  v->name().c_str(), pname.c_str(), "ok", st.mean * 1e3, st.sd * 1e3, st.min * 1e3,
+                  st.min / points * 1e9, gpts, gbs, 100 * gbs / copy_gbs, t.step.min * 1e3);
+      row["seconds_per_step"] = to_json(st);
+      row["seconds_per_full_step"] = to_json(t.step);
+      row["ctpn_ns"] = st.min / points * 1e9;
+      row["gpts_per_s"] = gpts;
+      row["effective_gb_per_s"] = gbs;
+      row["percent_of_copy"] = 100 * gbs / copy_gbs;
+      out["cases"].push_back(row);
+    }
+  }
+  return failures;
+}
+
 int BenchCommand::execute() {
   if (n.size() != 3) throw Error("--n needs 3 values nx ny nz");
   if (steps < 1) throw Error("--steps = " + std::to_string(steps) + " must be >= 1");
   if (reps < 1) throw Error("--reps = " + std::to_string(reps) + " must be >= 1");
   if (warmup < 0) throw Error("--warmup = " + std::to_string(warmup) + " must be >= 0");
+  if (!sweep.empty() && sweep != "hamilton") throw Error("--sweep = '" + sweep + "' is unknown; accepted: hamilton");
   for (const auto& p : precisions) parse_precision(p);
   if (!json.empty()) check_writable(json, "--json");
   nlohmann::json out;
@@ -101,9 +155,9 @@ int BenchCommand::execute() {
     return rc;
   }
 
-  const Stencil s = build_stencil(stencil);
+  const std::vector<Stencil> stencils = sweep.empty() ? std::vector<Stencil>{build_stencil(stencil)} : hamilton_sweep();
   const Index3 grid{n[0], n[1], n[2]};
-  (void)make_layout(grid, s.radius, true, 4);
+  for (const Stencil& s : stencils) (void)make_layout(grid, s.radius, true, 4);  // every halo fits
   const double points = double(grid[0]) * double(grid[1]) * double(grid[2]);
   // Copy probe sized like one field of the largest precision benchmarked (at least 64 MiB).
   const std::size_t field_bytes = std::size_t(points) * 8;
@@ -111,53 +165,22 @@ int BenchCommand::execute() {
   std::printf("device: %s on %s; copy probe (Kokkos::deep_copy, %.0f MiB): %.1f GB/s\n",
               out["kokkos"]["device"].get<std::string>().c_str(), Kokkos::DefaultExecutionSpace::name(),
               double(copy.bytes) / (1 << 20), copy.gbs);
-  std::printf("stencil %s, K=%zu, grid %lldx%lldx%lld, %d steps x %d reps (+%d warm-up)\n", s.name.c_str(),
-              s.size(), (long long)grid[0], (long long)grid[1], (long long)grid[2], steps, reps, warmup);
+  std::printf("%s, grid %lldx%lldx%lld, %d steps x %d reps (+%d warm-up)\n",
+              sweep.empty() ? (stencils[0].name + ", K=" + std::to_string(stencils[0].size())).c_str()
+                            : "sweep hamilton: the first 20 stencils of each family",
+              (long long)grid[0], (long long)grid[1], (long long)grid[2], steps, reps, warmup);
   out["copy_probe"] = {{"bytes", copy.bytes}, {"seconds", to_json(copy.seconds)}, {"gb_per_s", copy.gbs}};
-  out["stencil"] = {{"name", s.name}, {"K", s.size()}, {"radius", s.radius}};
+  if (sweep.empty()) out["stencil"] = {{"name", stencils[0].name}, {"K", stencils[0].size()}, {"radius", stencils[0].radius}};
+  else out["sweep"] = sweep;
   out["grid"] = n;
+  out["steps"] = steps, out["reps"] = reps, out["warmup"] = warmup;
 
   std::printf("kernel = the variant's interior update alone; step = ghost fill + update (what `run` does)\n");
-  std::printf("%-16s %-7s %-6s %10s %9s %10s %9s %9s %9s %7s %10s\n", "variant", "prec", "verify", "mean ms",
-              "sd ms", "min ms", "CTPN ns", "Gpts/s", "GB/s", "%copy", "step ms");
+  std::printf("%-16s %-16s %-7s %-6s %10s %9s %10s %9s %9s %9s %7s %10s\n", "stencil", "variant", "prec", "verify",
+              "mean ms", "sd ms", "min ms", "CTPN ns", "Gpts/s", "GB/s", "%copy", "step ms");
   int failures = 0, cases = 0;
-  for (const auto& pname : precisions) {
-    const Precision p = parse_precision(pname);
-    for (const auto& v : variants()) {
-      if (!selected(variant, v->name()) || !v->supports(s, p)) continue;
-      ++cases;
-      nlohmann::json row{{"variant", v->name()}, {"precision", pname}};
-      // Refuse to time a kernel that does not reproduce the exact eigenmode on this device.
-      EigenmodeSpec vs;
-      vs.n = {std::max<index_t>(20, s.radius), std::max<index_t>(17, s.radius), std::max<index_t>(13, s.radius)};
-      const EigenmodeResult check = verify_eigenmode(s, *v, p, vs);
-      row["verification"] = {{"max_error", check.max_error}, {"tolerance", check.tolerance},
-                             {"passed", check.passed()}};
-      if (!check.passed()) {
-        std::printf("%-16s %-7s %-6s  not timed: eigenmode error %.3e > tolerance %.3e\n", v->name().c_str(),
-                    pname.c_str(), "FAIL", check.max_error, check.tolerance);
-        ++failures;
-        out["cases"].push_back(row);
-        continue;
-      }
-      const VariantTiming t = p == Precision::f32 ? time_variant<float>(s, *v, grid, steps, warmup, reps)
-                                                  : time_variant<double>(s, *v, grid, steps, warmup, reps);
-      const Stats& st = t.kernel;
-      const double bytes = 3.0 * (p == Precision::f32 ? 4 : 8) * points;  // read u, u-, write u+
-      const double gpts = points / st.min / 1e9, gbs = bytes / st.min / 1e9;
-      std::printf("%-16s %-7s %-6s %10.4f %9.4f %10.4f %9.4f %9.3f %9.1f %6.1f%% %10.4f\n", v->name().c_str(),
-                  pname.c_str(), "ok", st.mean * 1e3, st.sd * 1e3, st.min * 1e3, st.min / points * 1e9, gpts,
-                  gbs, 100 * gbs / copy.gbs, t.step.min * 1e3);
-      row["seconds_per_step"] = to_json(st);
-      row["seconds_per_full_step"] = to_json(t.step);
-      row["ctpn_ns"] = st.min / points * 1e9;
-      row["gpts_per_s"] = gpts;
-      row["effective_gb_per_s"] = gbs;
-      row["percent_of_copy"] = 100 * gbs / copy.gbs;
-      out["cases"].push_back(row);
-    }
-  }
-  if (cases == 0) throw Error("--variant = '" + variant + "' matched no variant supporting " + s.name);
+  for (const Stencil& s : stencils) failures += bench_stencil(s, copy.gbs, out, cases);
+  if (cases == 0) throw Error("--variant = '" + variant + "' matched no variant supporting the stencil");
   if (!json.empty()) {
     write_json_file(json, out, "--json");
     std::printf("results written to %s\n", json.c_str());

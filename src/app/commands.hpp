@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "wavefd/config.hpp"
 
@@ -43,7 +44,20 @@ struct BenchCommand : Command {
   std::string op;     // dx | dy | dz: the first-derivative benchmark instead
   int order = 8;
   std::string json;   // results file ('' for none)
+  std::string sweep;  // hamilton: the first 20 stencils of each family instead of one stencil
   explicit BenchCommand(CLI::App& app);
+  int execute() override;
+  int bench_stencil(const Stencil& s, double copy_gbs, nlohmann::json& out, int& cases) const;
+};
+
+struct TuneCommand : Command {
+  StencilConfig stencil;
+  std::string variant = "all";  // kk-spmv (a baseline) is only tuned when named
+  std::vector<std::string> precisions{"float", "double"};
+  std::vector<long long> n{256, 256, 256};
+  int steps = 10, warmup = 1, reps = 5;
+  std::string tuning_file;
+  explicit TuneCommand(CLI::App& app);
   int execute() override;
 };
 

@@ -12,6 +12,7 @@
 #include "app/commands.hpp"
 #include "io/progress.hpp"
 #include "io/summary.hpp"
+#include "io/tuning.hpp"
 #include "wavefd/measure.hpp"
 #include "wavefd/two_step.hpp"
 
@@ -145,17 +146,29 @@ int RunCommand::execute() {
     throw Error("scheme.init = '" + c.init + "' is unknown; accepted: pulse, mode");
   if (!(c.status_interval > 0)) throw Error("output.status_interval must be > 0 seconds");
   if (!c.summary.empty()) check_writable(c.summary, "output.summary");
-  const Variant& v = select_variant(c.variant, s, precision);
+  // auto: the tuned variant for this device, stencil, precision and size when `wavefd tune`
+  // recorded one, else the default preference for the kind of device.
+  std::string variant_name = c.variant, variant_source = c.variant == "auto" ? "default order" : "requested";
+  if (c.variant == "auto") {
+    const std::string file = c.tuning.empty() ? default_tuning_file() : c.tuning;
+    const auto tuned = lookup_tuned_variant(file, tuning_key(s, precision, spec.domain.global), "scheme.tuning");
+    // A tuned variant this build lacks (another build or version wrote the file) is ignored.
+    for (const auto& candidate : variants())
+      if (tuned && candidate->name() == *tuned && candidate->supports(s, precision))
+        variant_name = *tuned, variant_source = "tuned, " + file;
+  }
+  const Variant& v = select_variant(variant_name, s, precision);
   Progress progress(Progress::parse(c.progress), c.steps,
                     double(spec.domain.local[0] * spec.domain.local[1] * spec.domain.local[2]),
                     c.status_interval);
 
   const double points = double(c.n[0]) * double(c.n[1]) * double(c.n[2]);
   std::printf("wavefd run: %s (K=%zu, radius %d), %lld x %lld x %lld %s, %s, courant %.6g "
-              "(limit %.6g), %ld steps, variant %s on %s\n",
+              "(limit %.6g), %ld steps, variant %s (%s) on %s\n",
               s.name.c_str(), s.size(), s.radius, c.n[0], c.n[1], c.n[2],
               std::string(to_string(spec.boundary)).c_str(), c.precision.c_str(), spec.courant,
-              s.max_courant, c.steps, v.name().c_str(), Kokkos::DefaultExecutionSpace::name());
+              s.max_courant, c.steps, v.name().c_str(), variant_source.c_str(),
+              Kokkos::DefaultExecutionSpace::name());
   std::fflush(stdout);
   const RunResult r = precision == Precision::f32 ? run_scheme<float>(s, spec, v, c, progress)
                                                   : run_scheme<double>(s, spec, v, c, progress);
@@ -178,7 +191,8 @@ int RunCommand::execute() {
                    {"stencil", {{"family", c.stencil.family}, {"name", s.name}, {"K", s.size()},
                                 {"radius", s.radius}, {"max_courant", s.max_courant}}},
                    {"scheme", {{"courant", spec.courant}, {"precision", c.precision},
-                               {"variant", r.variant}, {"steps", c.steps}, {"init", c.init}}}};
+                               {"variant", r.variant}, {"variant_source", variant_source},
+                               {"steps", c.steps}, {"init", c.init}}}};
     j["kokkos"] = execution_json();
     j["ranks"] = world_size();
     j["timing"] = {{"seconds", r.seconds}, {"ctpn_ns", ctpn_ns}, {"gpts_per_s", gpts},

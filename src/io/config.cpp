@@ -54,6 +54,9 @@ void add_run_options(CLI::App& run, RunConfig& c) {
   run.add_option("--scheme.precision", c.precision, "float | double")->capture_default_str();
   run.add_option("--scheme.variant", c.variant, "Kernel variant (see `wavefd info`) or auto")
       ->capture_default_str();
+  run.add_option("--scheme.tuning", c.tuning,
+                 "Tuning file that variant = auto consults (default $WAVEFD_TUNING_FILE or "
+                 "~/.cache/wavefd/tuning.json; written by `wavefd tune`)");
   run.add_option("--scheme.steps", c.steps, "Time steps, >= 1")->capture_default_str();
   run.add_option("--scheme.init", c.init,
                  "pulse (Gaussian at the centre) | mode (exact eigenmode: the run reports its error)")

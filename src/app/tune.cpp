@@ -1,0 +1,81 @@
+// `wavefd tune`: finds the fastest verified variant for a stencil, precision and grid size on this
+// device and records it in the tuning file that `wavefd run` consults for scheme.variant = "auto".
+#include <cstdio>
+#include <ctime>
+#include <sstream>
+
+#include "app/commands.hpp"
+#include "bench/variant_timing.hpp"
+#include "io/tuning.hpp"
+#include "wavefd/verify.hpp"
+
+namespace wavefd::app {
+
+TuneCommand::TuneCommand(CLI::App& app) {
+  sub = app.add_subcommand("tune", "Find the fastest verified variant per stencil/precision/size and cache it");
+  add_stencil_options(*sub, stencil, "");
+  sub->add_option("--variant", variant, "Comma-separated candidates, or all (kk-spmv only when named)")
+      ->capture_default_str();
+  sub->add_option("--precision", precisions, "float and/or double")->capture_default_str();
+  sub->add_option("--n", n, "Grid nx ny nz to tune on (the size class is log2 of the points)")
+      ->expected(3)
+      ->capture_default_str();
+  sub->add_option("--steps", steps, "Time steps per timed repetition, >= 1")->capture_default_str();
+  sub->add_option("--warmup", warmup, "Untimed repetitions, >= 0")->capture_default_str();
+  sub->add_option("--reps", reps, "Timed repetitions, >= 1")->capture_default_str();
+  sub->add_option("--tuning-file", tuning_file, "Tuning cache (default $WAVEFD_TUNING_FILE or ~/.cache/wavefd/tuning.json)");
+}
+
+namespace {
+bool candidate(const std::string& list, const std::string& name) {
+  if (list == "all") return name != "kk-spmv";
+  std::stringstream ss(list);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (item == name) return true;
+  return false;
+}
+}  // namespace
+
+int TuneCommand::execute() {
+  if (n.size() != 3) throw Error("--n needs 3 values nx ny nz");
+  if (steps < 1 || reps < 1 || warmup < 0) throw Error("--steps and --reps must be >= 1, --warmup >= 0");
+  const Stencil s = build_stencil(stencil);
+  const Index3 grid{n[0], n[1], n[2]};
+  (void)make_layout(grid, s.radius, true, 4);
+  const std::string file = tuning_file.empty() ? default_tuning_file() : tuning_file;
+  const double points = double(grid[0]) * double(grid[1]) * double(grid[2]);
+  for (const auto& pname : precisions) {
+    const Precision p = parse_precision(pname);
+    const TuningKey key = tuning_key(s, p, grid);
+    std::printf("tune: %s\n", key.str().c_str());
+    nlohmann::json measured = nlohmann::json::object();
+    std::string best;
+    double best_ctpn = 0;
+    for (const auto& v : variants()) {
+      if (!candidate(variant, v->name()) || !v->supports(s, p)) continue;
+      EigenmodeSpec check;
+      check.n = {std::max<index_t>(20, s.radius), std::max<index_t>(17, s.radius), std::max<index_t>(13, s.radius)};
+      const EigenmodeResult r = verify_eigenmode(s, *v, p, check);
+      if (!r.passed()) {
+        std::printf("  %-18s FAILS verification (error %.3e > %.3e): not a candidate\n", v->name().c_str(),
+                    r.max_error, r.tolerance);
+        continue;
+      }
+      const VariantTiming t = time_variant(s, *v, p, grid, steps, warmup, reps);
+      const double ctpn = t.kernel.min / points * 1e9;
+      measured[v->name()] = ctpn;
+      std::printf("  %-18s CTPN %.4f ns  %.3f Gpts/s\n", v->name().c_str(), ctpn, 1 / ctpn);
+      if (best.empty() || ctpn < best_ctpn) best = v->name(), best_ctpn = ctpn;
+    }
+    if (best.empty()) throw Error("tune: no verified variant supports " + s.name + " in " + pname);
+    char date[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    store_tuning(file, key, {{"variant", best}, {"ctpn_ns", best_ctpn}, {"grid", n}, {"measured_ctpn_ns", measured},
+                             {"date", date}});
+    std::printf("  -> %s (recorded in %s)\n", best.c_str(), file.c_str());
+  }
+  return 0;
+}
+
+}  // namespace wavefd::app

@@ -64,7 +64,7 @@ int TuneCommand::execute() {
       const VariantTiming t = time_variant(s, *v, p, grid, steps, warmup, reps);
       const double ctpn = t.kernel.min / points * 1e9;
       measured[v->name()] = ctpn;
-      std::printf("  %-18s CTPN %.4f ns  %.3f Gpts/s\n", v->name().c_str(), ctpn, 1 / ctpn);
+      std::printf("  %-18s CTPN %8.2f ps  %8.3f Gpts/s\n", v->name().c_str(), ctpn * 1e3, 1 / ctpn);
       if (best.empty() || ctpn < best_ctpn) best = v->name(), best_ctpn = ctpn;
     }
     if (best.empty()) throw Error("tune: no verified variant supports " + s.name + " in " + pname);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "radius_dispatch.hpp"
+#include "team_plane.hpp"
 #include "wavefd/variant.hpp"
 
 namespace wavefd::kernels {
@@ -21,7 +22,7 @@ constexpr bool kOnHost = std::is_same_v<Exec::memory_space, Kokkos::HostSpace>;
 
 template <class T, int R, int TX, int TY, int P>
 struct TeamStreamStar {
-  using Plane = Kokkos::View<T**, Kokkos::LayoutRight, Exec::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Plane = ScratchPlane<T>;
   static constexpr int kTeam = TX * TY / P;
 
   Kokkos::View<const T*> u;
@@ -72,24 +73,13 @@ struct TeamStreamStar {
         else if (x < box.hi[0] + R && y < box.hi[1] + R)  // a partial tile: the box's far halo
           plane(py[q] + R, px[q] + R) = u(l.at(x, y, z));
       }
-      for (int i = rank; i < 2 * R * TY; i += kTeam) {  // x halo
-        const int row = i / (2 * R), h = i % (2 * R);
-        const index_t gx = h < R ? x0 - R + h : x0 + TX + (h - R), gy = y0 + row;
-        if (gy < box.hi[1] && gx < box.hi[0] + R) plane(row + R, h < R ? h : TX + R + (h - R)) = u(l.at(gx, gy, z));
-      }
-      for (int i = rank; i < 2 * R * TX; i += kTeam) {  // y halo
-        const int cx = i % TX, h = i / TX;
-        const index_t gx = x0 + cx, gy = h < R ? y0 - R + h : y0 + TY + (h - R);
-        if (gx < box.hi[0] && gy < box.hi[1] + R) plane(h < R ? h : TY + R + (h - R), cx + R) = u(l.at(gx, gy, z));
-      }
+      stage_halo<R, TX, TY>(team, plane, u, l, box, x0, y0, z);
       team.team_barrier();
       for (int q = 0; q < P; ++q) {
         if (active[q]) {
           const int sx = px[q] + R, sy = py[q] + R;
-          T acc = c[0] * w[q][R] - prev[q];
-          for (int m = 1; m <= R; ++m)
-            acc += c[m] * ((plane(sy, sx - m) + plane(sy, sx + m)) + (plane(sy - m, sx) + plane(sy + m, sx)) +
-                           (w[q][R - m] + w[q][R + m]));
+          T acc = c[0] * w[q][R] - prev[q] + in_plane_star<R>(plane, sy, sx, c);
+          for (int m = 1; m <= R; ++m) acc += c[m] * (w[q][R - m] + w[q][R + m]);
           u_prev(col[q] + z * l.sz) = acc;
         }
         for (int j = 0; j < 2 * R; ++j) w[q][j] = w[q][j + 1];

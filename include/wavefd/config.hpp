@@ -26,6 +26,9 @@ Stencil build_stencil(const StencilConfig& c);  // throws Error
 
 Precision parse_precision(std::string_view name);  // "float" | "double"
 
+// Whether `name` is one of the comma-separated names in `list`.
+bool name_in_list(const std::string& list, const std::string& name);
+
 struct RunConfig {
   std::string deck;
   std::vector<long long> n{128, 128, 128};

@@ -2,7 +2,6 @@
 // in-run copy bandwidth, or with --op the first-derivative operators.
 #include <cstdio>
 #include <limits>
-#include <sstream>
 
 #include "app/commands.hpp"
 #include "bench/derivative.hpp"
@@ -33,11 +32,7 @@ BenchCommand::BenchCommand(CLI::App& app) {
 namespace {
 
 bool selected(const std::string& list, const std::string& name) {
-  if (list == "all") return true;
-  std::stringstream ss(list);
-  for (std::string item; std::getline(ss, item, ',');)
-    if (item == name) return true;
-  return false;
+  return list == "all" || name_in_list(list, name);
 }
 
 int derivative_bench(const BenchCommand& b, nlohmann::json& out) {

@@ -2,7 +2,6 @@
 // device and records it in the tuning file that `wavefd run` consults for scheme.variant = "auto".
 #include <cstdio>
 #include <ctime>
-#include <sstream>
 
 #include "app/commands.hpp"
 #include "bench/variant_timing.hpp"
@@ -28,11 +27,7 @@ TuneCommand::TuneCommand(CLI::App& app) {
 
 namespace {
 bool candidate(const std::string& list, const std::string& name) {
-  if (list == "all") return name != "kk-spmv";
-  std::stringstream ss(list);
-  for (std::string item; std::getline(ss, item, ',');)
-    if (item == name) return true;
-  return false;
+  return list == "all" ? name != "kk-spmv" : name_in_list(list, name);
 }
 }  // namespace
 

@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <set>
+#include <sstream>
 
 namespace wavefd {
 
@@ -37,6 +38,13 @@ Precision parse_precision(std::string_view name) {
   if (name == "float") return Precision::f32;
   if (name == "double") return Precision::f64;
   throw Error("scheme.precision = '" + std::string(name) + "' is unknown; accepted: float, double");
+}
+
+bool name_in_list(const std::string& list, const std::string& name) {
+  std::stringstream ss(list);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (item == name) return true;
+  return false;
 }
 
 void add_run_options(CLI::App& run, RunConfig& c) {

@@ -30,7 +30,7 @@ struct StarUpdate {
   }
 };
 
-class MdrangeStar final : public VariantFor<MdrangeStar> {
+class MdrangeStar final : public RadiusVariantFor<MdrangeStar, kMaxRadius> {
  public:
   std::string name() const override { return "mdrange-star"; }
   std::string description() const override {
@@ -38,17 +38,10 @@ class MdrangeStar final : public VariantFor<MdrangeStar> {
            "(Hamilton KernelB)";
   }
   bool supports(const Stencil& s, Precision) const override {
-    return s.family == Family::star && s.radius >= 1 && s.radius <= kMaxRadius;
+    return star_within_radius(s);
   }
 
-  template <class T>
-  void run(const TwoStepArgs<T>& a, const Box& box) const {
-    if (box.empty()) return;
-    with_radius<kMaxRadius>(a.weights->radius, name(),
-                            [&](auto R) { launch_radius<T, decltype(R)::value>(a, box); });
-  }
-
- private:
+  // Called by RadiusVariantFor::run with the radius as a template argument.
   template <class T, int M>
   void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
     StarUpdate<T, M> f{a.u, a.u_prev, {}, a.layout};

@@ -40,7 +40,7 @@ struct StreamStar {
   }
 };
 
-class MdrangeStream final : public VariantFor<MdrangeStream> {
+class MdrangeStream final : public RadiusVariantFor<MdrangeStream, kMaxRadius> {
  public:
   std::string name() const override { return "mdrange-stream"; }
   std::string description() const override {
@@ -48,17 +48,10 @@ class MdrangeStream final : public VariantFor<MdrangeStream> {
            "in-plane neighbours through L1";
   }
   bool supports(const Stencil& s, Precision) const override {
-    return s.family == Family::star && s.radius >= 1 && s.radius <= kMaxRadius;
+    return star_within_radius(s);
   }
 
-  template <class T>
-  void run(const TwoStepArgs<T>& a, const Box& box) const {
-    if (box.empty()) return;
-    with_radius<kMaxRadius>(a.weights->radius, name(),
-                            [&](auto R) { launch_radius<T, decltype(R)::value>(a, box); });
-  }
-
- private:
+  // Called by RadiusVariantFor::run with the radius as a template argument.
   template <class T, int R>
   void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
     StreamStar<T, R> f{a.u, a.u_prev, {}, a.layout, box, 0};

@@ -96,7 +96,7 @@ struct PlaneStream {
   }
 };
 
-class PlaneStreamVariant final : public VariantFor<PlaneStreamVariant> {
+class PlaneStreamVariant final : public RadiusVariantFor<PlaneStreamVariant, kMaxRadius> {
  public:
   std::string name() const override { return "plane-stream"; }
   std::string description() const override {
@@ -115,14 +115,7 @@ class PlaneStreamVariant final : public VariantFor<PlaneStreamVariant> {
     return true;
   }
 
-  template <class T>
-  void run(const TwoStepArgs<T>& a, const Box& box) const {
-    if (box.empty()) return;
-    with_radius<kMaxRadius>(a.weights->radius, name(),
-                            [&](auto R) { launch_radius<T, decltype(R)::value>(a, box); });
-  }
-
- private:
+  // Called by RadiusVariantFor::run with the radius as a template argument.
   template <class T, int R>
   void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
     const PlaneClasses pc = regroup(a.weights->offsets, a.weights->host_gamma, R, a.layout.sy);

@@ -1,7 +1,10 @@
 #pragma once
 // Team-scratch xy planes for the TeamPolicy streaming variants: a TX x TY tile plus an R-wide
 // x/y halo (no corners: star stencils), shared by team-stream and team-semi.
-#include "wavefd/grid.hpp"
+#include <algorithm>
+#include <type_traits>
+
+#include "wavefd/variant.hpp"
 
 namespace wavefd::kernels {
 
@@ -10,6 +13,38 @@ using TeamMember = Kokkos::TeamPolicy<TeamExec>::member_type;
 
 template <class T>
 using ScratchPlane = Kokkos::View<T**, Kokkos::LayoutRight, TeamExec::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+
+// How a box is cut into teams: TX x TY tiles of the xy plane times chunks along z, enough teams
+// for the device but streams long (>= 16 R planes) against their 2R-plane start-up.
+struct TeamTiling {
+  int tiles_x = 0, tiles_y = 0, z_chunk = 0, league = 0;
+};
+
+template <int TX, int TY>
+TeamTiling team_tiling(const TeamExec& exec, const Box& box, int radius, int team_size) {
+  constexpr bool on_host = std::is_same_v<TeamExec::memory_space, Kokkos::HostSpace>;
+  TeamTiling t;
+  t.tiles_x = int((box.extent(0) + TX - 1) / TX);
+  t.tiles_y = int((box.extent(1) + TY - 1) / TY);
+  const long tiles = long(t.tiles_x) * t.tiles_y;
+  const long want = on_host ? 4L * exec.concurrency() : 132L * 2048 / team_size * 2;
+  const long chunks = std::max(1L, std::min<long>((want + tiles - 1) / tiles, box.extent(2) / (16 * radius)));
+  t.z_chunk = int((box.extent(2) + chunks - 1) / chunks);
+  t.league = int(tiles * ((box.extent(2) + t.z_chunk - 1) / t.z_chunk));
+  return t;
+}
+
+// Launches a team streaming functor F (fields u, u_prev, l, c, box, tiles_x, tiles_y, z_chunk;
+// static kTeam and scratch_bytes()) over the box with the star weights of `a`.
+template <class F, int TX, int TY, int R, class T>
+void launch_team(const char* label, const TwoStepArgs<T>& a, const Box& box) {
+  const TeamTiling t = team_tiling<TX, TY>(a.exec, box, R, F::kTeam);
+  F f{a.u, a.u_prev, a.layout, {}, box, t.tiles_x, t.tiles_y, t.z_chunk};
+  const std::vector<T> c = star_axis_weights(*a.weights);
+  for (int m = 0; m <= R; ++m) f.c[m] = c[m];
+  Kokkos::TeamPolicy<TeamExec> policy(a.exec, t.league, F::kTeam, 1);
+  Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())), f);
+}
 
 // Fills the x and y halo of plane z (the tile interior is written by the caller from registers).
 // Rows and columns past the box are left alone: only far-halo points are ever read there.

@@ -82,39 +82,23 @@ struct TeamSemiStar {
   }
 };
 
-class TeamSemi final : public VariantFor<TeamSemi> {
+class TeamSemi final : public RadiusVariantFor<TeamSemi, kMaxRadius> {
  public:
   std::string name() const override { return "team-semi"; }
   std::string description() const override {
     return "Kokkos TeamPolicy, star M=1..8: xy tile in team scratch, semi-stencil partial sums along z";
   }
   bool supports(const Stencil& s, Precision) const override {
-    return s.family == Family::star && s.radius >= 1 && s.radius <= kMaxRadius;
+    return star_within_radius(s);
   }
 
-  template <class T>
-  void run(const TwoStepArgs<T>& a, const Box& box) const {
-    if (box.empty()) return;
-    with_radius<kMaxRadius>(a.weights->radius, name(),
-                            [&](auto R) { launch_radius<T, decltype(R)::value>(a, box); });
-  }
-
- private:
+  // Called by RadiusVariantFor::run with the radius as a template argument.
   template <class T, int R>
   void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
     // GPU: 32 x 8 points, two per thread. Host: one thread streams a 64 x 4 tile.
     constexpr int TX = kOnHost ? 64 : 32, TY = kOnHost ? 4 : 8, P = kOnHost ? TX * TY : 2;
     using F = TeamSemiStar<T, R, TX, TY, P>;
-    F f{a.u, a.u_prev, a.layout, {}, box, int((box.extent(0) + TX - 1) / TX), int((box.extent(1) + TY - 1) / TY), 0};
-    const std::vector<T> c = star_axis_weights(*a.weights);
-    for (int m = 0; m <= R; ++m) f.c[m] = c[m];
-    const long tiles = long(f.tiles_x) * f.tiles_y;
-    const long want = kOnHost ? 4L * a.exec.concurrency() : 132L * 2048 / F::kTeam * 2;
-    const long chunks = std::max(1L, std::min<long>((want + tiles - 1) / tiles, box.extent(2) / (16 * R)));
-    f.z_chunk = int((box.extent(2) + chunks - 1) / chunks);
-    const int league = int(tiles * ((box.extent(2) + f.z_chunk - 1) / f.z_chunk));
-    Kokkos::TeamPolicy<TeamExec> policy(a.exec, league, F::kTeam, 1);
-    Kokkos::parallel_for("wavefd::team_semi", policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())), f);
+    launch_team<F, TX, TY, R>("wavefd::team_semi", a, box);
   }
 };
 

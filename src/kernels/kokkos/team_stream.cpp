@@ -16,9 +16,7 @@ namespace {
 
 constexpr int kMaxRadius = 8;
 
-using Exec = Kokkos::DefaultExecutionSpace;
-using Member = Kokkos::TeamPolicy<Exec>::member_type;
-constexpr bool kOnHost = std::is_same_v<Exec::memory_space, Kokkos::HostSpace>;
+constexpr bool kOnHost = std::is_same_v<TeamExec::memory_space, Kokkos::HostSpace>;
 
 template <class T, int R, int TX, int TY, int P>
 struct TeamStreamStar {
@@ -34,7 +32,7 @@ struct TeamStreamStar {
 
   static std::size_t scratch_bytes() { return Plane::shmem_size(TY + 2 * R, TX + 2 * R); }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team) const {
     Plane plane(team.team_scratch(0), TY + 2 * R, TX + 2 * R);
     const int league = team.league_rank();
     const int bx = league % tiles_x, by = (league / tiles_x) % tiles_y, bz = league / (tiles_x * tiles_y);
@@ -88,24 +86,17 @@ struct TeamStreamStar {
   }
 };
 
-class TeamStream final : public VariantFor<TeamStream> {
+class TeamStream final : public RadiusVariantFor<TeamStream, kMaxRadius> {
  public:
   std::string name() const override { return "team-stream"; }
   std::string description() const override {
     return "Kokkos TeamPolicy, star M=1..8: 2.5-D z streaming, register window in z, xy tile in team scratch";
   }
   bool supports(const Stencil& s, Precision) const override {
-    return s.family == Family::star && s.radius >= 1 && s.radius <= kMaxRadius;
+    return star_within_radius(s);
   }
 
-  template <class T>
-  void run(const TwoStepArgs<T>& a, const Box& box) const {
-    if (box.empty()) return;
-    with_radius<kMaxRadius>(a.weights->radius, name(),
-                            [&](auto R) { launch_radius<T, decltype(R)::value>(a, box); });
-  }
-
- private:
+  // Called by RadiusVariantFor::run with the radius as a template argument.
   template <class T, int R>
   void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
     if constexpr (kOnHost) {
@@ -119,17 +110,7 @@ class TeamStream final : public VariantFor<TeamStream> {
   template <class T, int R, int TX, int TY, int P>
   void launch_tile(const TwoStepArgs<T>& a, const Box& box) const {
     using F = TeamStreamStar<T, R, TX, TY, P>;
-    F f{a.u, a.u_prev, a.layout, {}, box, int((box.extent(0) + TX - 1) / TX), int((box.extent(1) + TY - 1) / TY), 0};
-    const std::vector<T> c = star_axis_weights(*a.weights);
-    for (int m = 0; m <= R; ++m) f.c[m] = c[m];
-    // Split z so that there are enough teams for the device, but keep streams long (>= 16 R).
-    const long tiles = long(f.tiles_x) * f.tiles_y;
-    const long want = kOnHost ? 4L * a.exec.concurrency() : 132L * 2048 / F::kTeam * 2;
-    const long chunks = std::max(1L, std::min<long>((want + tiles - 1) / tiles, box.extent(2) / (16 * R)));
-    f.z_chunk = int((box.extent(2) + chunks - 1) / chunks);
-    const int league = int(tiles * ((box.extent(2) + f.z_chunk - 1) / f.z_chunk));
-    Kokkos::TeamPolicy<Exec> policy(a.exec, league, F::kTeam, 1);
-    Kokkos::parallel_for("wavefd::team_stream", policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())), f);
+    launch_team<F, TX, TY, R>("wavefd::team_stream", a, box);
   }
 };
 

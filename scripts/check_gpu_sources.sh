@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Compile-only check of the native GPU translation units (no GPU needed): every CUDA source with
-# nvcc for sm_80 and sm_90. They are plain CUDA C++ on raw pointers, so no Kokkos is needed.
+# nvcc for sm_80 and sm_90, every HIP source with hipcc for gfx90a and gfx942. They are plain
+# CUDA / HIP C++ on raw pointers, so no Kokkos is needed. hipcc comes from the development root
+# (scripts/devroot.sh) when the host has none.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -17,4 +19,16 @@ for src in src/kernels/cuda/*.cu; do
     n=$((n + 1))
   done
 done
+hip_cmd='for src in src/kernels/hip/*.hip; do for arch in gfx90a gfx942; do
+  hipcc -std=c++20 -O3 --offload-arch=$arch -Wall -Werror -c "$src" -o /tmp/wavefd-hip-check.o || exit 1
+  echo "check_gpu_sources: $src compiles for $arch"; done; done; rm -f /tmp/wavefd-hip-check.o'
+if command -v hipcc >/dev/null; then bash -c "$hip_cmd"
+elif [ "$(id -u)" = 0 ] && { [ -x "${WAVEFD_SID_ROOT:-/var/cache/wavefd/sid-root}/usr/bin/apt-get" ] || [ "${WAVEFD_REQUIRE_HIPCC:-}" = 1 ]; }; then
+  scripts/devroot.sh run bash -c "$hip_cmd"
+else
+  echo "check_gpu_sources: no hipcc (and no development root): the HIP sources were NOT compiled"
+  [ "${WAVEFD_REQUIRE_HIPCC:-}" != 1 ] || exit 1
+  echo "check_gpu_sources: $n compilations passed"; exit 0
+fi
+n=$((n + 2 * $(ls src/kernels/hip/*.hip | wc -l)))
 echo "check_gpu_sources: $n compilations passed"

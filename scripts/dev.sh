@@ -3,7 +3,8 @@
 #
 #   scripts/dev.sh quickstart   build (openmp preset) and run inputs/quickstart.toml
 #   scripts/dev.sh test         build and test the openmp and serial-kk configurations, and
-#                               compile the native CUDA sources for sm_80/sm_90 where nvcc exists
+#                               compile the native CUDA (sm_80/sm_90) and HIP (gfx90a/gfx942)
+#                               sources where nvcc / hipcc (or the dev root) exist
 #   scripts/dev.sh build PRESET build one preset
 #   scripts/dev.sh shell        a shell inside the development root
 #

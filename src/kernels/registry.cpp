@@ -14,6 +14,7 @@ std::unique_ptr<Variant> make_mdrange_stream();
 std::unique_ptr<Variant> make_plane_stream();
 std::unique_ptr<Variant> make_cuda_star_stream();
 std::unique_ptr<Variant> make_kk_spmv();
+std::unique_ptr<Variant> make_hip_star_fused();
 }  // namespace kernels
 
 const std::vector<std::unique_ptr<Variant>>& variants() {
@@ -21,6 +22,9 @@ const std::vector<std::unique_ptr<Variant>>& variants() {
     std::vector<std::unique_ptr<Variant>> v;
 #ifdef WAVEFD_HAVE_CUDA_NATIVE
     v.push_back(kernels::make_cuda_star_stream());
+#endif
+#ifdef WAVEFD_HAVE_HIP_NATIVE
+    v.push_back(kernels::make_hip_star_fused());
 #endif
     v.push_back(kernels::make_mdrange_stream());
     v.push_back(kernels::make_mdrange_star());

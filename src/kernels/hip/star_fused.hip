@@ -1,0 +1,153 @@
+// Native HIP fused xyz kernel for star stencils (after the AMD lab notes "Finite difference
+// method — seismic stencil codes, part 3"): a block of BX x BY threads owns a (BX*V) x BY tile of
+// the xy plane and streams along z with a sliding window of 2R+1 planes in registers; the y
+// neighbours come from the tile's rows staged in LDS (plus R halo rows above and below), the x
+// neighbours from 16-byte vector loads of the row (L1), and the result goes out with nontemporal
+// stores. Loads and stores are V-wide (float4 / double2) when rows are 16-byte aligned, else V = 1.
+#include <hip/hip_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "star_fused.hpp"
+
+namespace wavefd::hip {
+namespace {
+
+template <class T, int V>
+struct Vec;
+template <> struct Vec<float, 4> { using type = float4; };
+template <> struct Vec<double, 2> { using type = double2; };
+template <class T> struct Vec<T, 1> { using type = T; };
+
+// V consecutive values from global or LDS memory (the caller guarantees the alignment).
+template <class T, int V>
+__device__ __forceinline__ void load(const T* p, T (&out)[V]) {
+  using W = typename Vec<T, V>::type;
+  const W w = *reinterpret_cast<const W*>(p);
+  const T* s = reinterpret_cast<const T*>(&w);
+#pragma unroll
+  for (int v = 0; v < V; ++v) out[v] = s[v];
+}
+
+template <class T, int V>
+__device__ __forceinline__ void store_nontemporal(T* p, const T (&in)[V]) {
+#pragma unroll
+  for (int v = 0; v < V; ++v) __builtin_nontemporal_store(in[v], p + v);
+}
+
+template <class T, int R>
+struct Coeffs {
+  T c[R + 1];
+};
+
+template <class T, int R, int BX, int BY, int V>
+__global__ void __launch_bounds__(BX * BY)
+    star_fused_kernel(const T* __restrict__ u, T* __restrict__ u_prev, std::int64_t sy, std::int64_t sz,
+                      std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2, Coeffs<T, R> k) {
+  constexpr int TX = BX * V;
+  constexpr int XL = (R + V - 1) / V * V;  // x halo rounded up to whole vectors
+  constexpr int NW = (V + 2 * XL) / V;     // vectors of a thread's own row
+  __shared__ T rows[BY + 2 * R][TX];       // the tile's rows of the current plane, R halo rows each side
+
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
+  const int x0 = lo0 + blockIdx.x * TX, y0 = lo1 + blockIdx.y * BY;
+  const int x = x0 + tx * V, y = y0 + ty;
+  const bool active = x < hi0 && y < hi1;
+  const std::int64_t base = origin + x + std::int64_t(y) * sy;
+
+  T w[2 * R + 1][V];  // w[j][v] = u(x + v, y, z - R + j)
+  if (active) {
+#pragma unroll
+    for (int j = 0; j < 2 * R; ++j) load<T, V>(u + base + std::int64_t(lo2 - R + j) * sz, w[j]);
+  }
+  for (int z = lo2; z < hi2; ++z) {
+    const std::int64_t zoff = std::int64_t(z) * sz;
+    if (active) load<T, V>(u + base + zoff + std::int64_t(R) * sz, w[2 * R]);
+    __syncthreads();  // the previous plane's rows are no longer read
+    // Rows y0 - R .. y0 + BY + R - 1 of this plane into LDS (vector-wide, row by row).
+    for (int i = tid; i < (BY + 2 * R) * BX; i += BX * BY) {
+      const int r = i / BX, cx = (i % BX) * V, gy = y0 - R + r;
+      if (x0 + cx < hi0 && gy < hi1 + R) {
+        T t[V];
+        load<T, V>(u + origin + x0 + cx + std::int64_t(gy) * sy + zoff, t);
+#pragma unroll
+        for (int v = 0; v < V; ++v) rows[r][cx + v] = t[v];
+      }
+    }
+    __syncthreads();
+    if (active) {
+      const T* gp = u + base + zoff;
+      T row[NW * V];  // the own row from x - XL to x + V + XL (L1)
+#pragma unroll
+      for (int n = 0; n < NW; ++n) {
+        T t[V];
+        load<T, V>(gp - XL + n * V, t);
+#pragma unroll
+        for (int v = 0; v < V; ++v) row[n * V + v] = t[v];
+      }
+      T prev[V], out[V];
+      load<T, V>(u_prev + base + zoff, prev);
+#pragma unroll
+      for (int v = 0; v < V; ++v) out[v] = k.c[0] * w[R][v] - prev[v];
+#pragma unroll
+      for (int m = 1; m <= R; ++m)
+#pragma unroll
+        for (int v = 0; v < V; ++v)
+          out[v] += k.c[m] * ((row[XL + v - m] + row[XL + v + m]) +
+                              (rows[ty + R - m][tx * V + v] + rows[ty + R + m][tx * V + v]) +
+                              (w[R - m][v] + w[R + m][v]));
+      store_nontemporal<T, V>(u_prev + base + zoff, out);
+    }
+#pragma unroll
+    for (int j = 0; j < 2 * R; ++j)
+#pragma unroll
+      for (int v = 0; v < V; ++v) w[j][v] = w[j + 1][v];
+  }
+}
+
+template <class T, int R, int V>
+void launch(const StarFusedArgs<T>& a) {
+  constexpr int BX = 64 / V > 16 ? 64 / V : 16, BY = 4;  // one 64-wide wavefront per row group
+  const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1];
+  Coeffs<T, R> k;
+  for (int m = 0; m <= R; ++m) k.c[m] = a.c[m];
+  const dim3 block(BX, BY, 1), grid((nx + BX * V - 1) / (BX * V), (ny + BY - 1) / BY, 1);
+  hipLaunchKernelGGL((star_fused_kernel<T, R, BX, BY, V>), grid, block, 0, static_cast<hipStream_t>(a.stream),
+                     a.u, a.u_prev, a.sy, a.sz, a.origin, a.lo[0], a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], k);
+  const hipError_t e = hipGetLastError();
+  if (e != hipSuccess) throw std::runtime_error(std::string("hip star-fused: launch: ") + hipGetErrorString(e));
+}
+
+template <class T, int R>
+void launch_radius(const StarFusedArgs<T>& a) {
+  constexpr int V = 16 / sizeof(T);
+  const auto first = reinterpret_cast<std::uintptr_t>(a.u + a.origin + a.lo[0]);
+  const auto first_prev = reinterpret_cast<std::uintptr_t>(a.u_prev + a.origin + a.lo[0]);
+  const bool aligned = first % 16 == 0 && first_prev % 16 == 0 && (a.sy * sizeof(T)) % 16 == 0 &&
+                       (a.sz * sizeof(T)) % 16 == 0 && (a.hi[0] - a.lo[0]) % V == 0;
+  if (aligned)
+    launch<T, R, V>(a);
+  else
+    launch<T, R, 1>(a);
+}
+
+template <class T, int... Rs>
+void dispatch(const StarFusedArgs<T>& a, std::integer_sequence<int, Rs...>) {
+  const bool done = ((a.radius == Rs + 1 ? (launch_radius<T, Rs + 1>(a), true) : false) || ...);
+  if (!done) throw std::runtime_error("hip star-fused: radius " + std::to_string(a.radius) + " not in 1..8");
+}
+
+}  // namespace
+
+template <class T>
+void star_fused(const StarFusedArgs<T>& a) {
+  if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
+  dispatch(a, std::make_integer_sequence<int, kStarFusedMaxRadius>{});
+}
+
+template void star_fused<float>(const StarFusedArgs<float>&);
+template void star_fused<double>(const StarFusedArgs<double>&);
+
+}  // namespace wavefd::hip

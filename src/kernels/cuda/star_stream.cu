@@ -206,7 +206,7 @@ void check(cudaError_t e, const char* what) {
 }
 
 template <class T, int R, int BX, int BY, int V, bool Smem>
-void launch(const StarStreamArgs<T>& a) {
+void launch(const native::StarArgs<T>& a) {
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
   int chunk = a.z_chunk;
   if (chunk <= 0) {
@@ -230,7 +230,7 @@ void launch(const StarStreamArgs<T>& a) {
 // Tile configurations (threads BX x BY; V = 16 bytes per thread, or 1 when unaligned). 0 is the
 // default; docs/performance.md has the measurements behind it.
 template <class T, int R, bool Vector>
-void launch_config(const StarStreamArgs<T>& a) {
+void launch_config(const native::StarArgs<T>& a) {
   constexpr int V = Vector ? int(16 / sizeof(T)) : 1;
   switch (a.config) {
     case 1: return launch<T, R, 32, 8, V, false>(a);  // taller tile, in-plane neighbours via L1
@@ -240,7 +240,7 @@ void launch_config(const StarStreamArgs<T>& a) {
 }
 
 template <class T, int R>
-void launch_radius(const StarStreamArgs<T>& a) {
+void launch_radius(const native::StarArgs<T>& a) {
   constexpr int V = 16 / sizeof(T);
   // Vector path: x box start and every row start 16-byte aligned, extent a multiple of V.
   const auto first = reinterpret_cast<std::uintptr_t>(a.u + a.origin + a.lo[0]);
@@ -254,7 +254,7 @@ void launch_radius(const StarStreamArgs<T>& a) {
 }
 
 template <class T, int... Rs>
-void dispatch(const StarStreamArgs<T>& a, std::integer_sequence<int, Rs...>) {
+void dispatch(const native::StarArgs<T>& a, std::integer_sequence<int, Rs...>) {
   const bool done = ((a.radius == Rs + 1 ? (launch_radius<T, Rs + 1>(a), true) : false) || ...);
   if (!done) throw std::runtime_error("cuda star-stream: radius " + std::to_string(a.radius) + " not in 1..8");
 }
@@ -262,12 +262,12 @@ void dispatch(const StarStreamArgs<T>& a, std::integer_sequence<int, Rs...>) {
 }  // namespace
 
 template <class T>
-void star_stream(const StarStreamArgs<T>& a) {
+void star_stream(const native::StarArgs<T>& a) {
   if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
-  dispatch(a, std::make_integer_sequence<int, kStarStreamMaxRadius>{});
+  dispatch(a, std::make_integer_sequence<int, native::kMaxStarRadius>{});
 }
 
-template void star_stream<float>(const StarStreamArgs<float>&);
-template void star_stream<double>(const StarStreamArgs<double>&);
+template void star_stream<float>(const native::StarArgs<float>&);
+template void star_stream<double>(const native::StarArgs<double>&);
 
 }  // namespace wavefd::cuda

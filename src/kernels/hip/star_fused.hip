@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(BX * BY)
 }
 
 template <class T, int R, int V>
-void launch(const StarFusedArgs<T>& a) {
+void launch(const native::StarArgs<T>& a) {
   constexpr int BX = 64 / V > 16 ? 64 / V : 16, BY = 4;  // one 64-wide wavefront per row group
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1];
   Coeffs<T, R> k;
@@ -121,7 +121,7 @@ void launch(const StarFusedArgs<T>& a) {
 }
 
 template <class T, int R>
-void launch_radius(const StarFusedArgs<T>& a) {
+void launch_radius(const native::StarArgs<T>& a) {
   constexpr int V = 16 / sizeof(T);
   const auto first = reinterpret_cast<std::uintptr_t>(a.u + a.origin + a.lo[0]);
   const auto first_prev = reinterpret_cast<std::uintptr_t>(a.u_prev + a.origin + a.lo[0]);
@@ -134,7 +134,7 @@ void launch_radius(const StarFusedArgs<T>& a) {
 }
 
 template <class T, int... Rs>
-void dispatch(const StarFusedArgs<T>& a, std::integer_sequence<int, Rs...>) {
+void dispatch(const native::StarArgs<T>& a, std::integer_sequence<int, Rs...>) {
   const bool done = ((a.radius == Rs + 1 ? (launch_radius<T, Rs + 1>(a), true) : false) || ...);
   if (!done) throw std::runtime_error("hip star-fused: radius " + std::to_string(a.radius) + " not in 1..8");
 }
@@ -142,12 +142,12 @@ void dispatch(const StarFusedArgs<T>& a, std::integer_sequence<int, Rs...>) {
 }  // namespace
 
 template <class T>
-void star_fused(const StarFusedArgs<T>& a) {
+void star_fused(const native::StarArgs<T>& a) {
   if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
-  dispatch(a, std::make_integer_sequence<int, kStarFusedMaxRadius>{});
+  dispatch(a, std::make_integer_sequence<int, native::kMaxStarRadius>{});
 }
 
-template void star_fused<float>(const StarFusedArgs<float>&);
-template void star_fused<double>(const StarFusedArgs<double>&);
+template void star_fused<float>(const native::StarArgs<float>&);
+template void star_fused<double>(const native::StarArgs<double>&);
 
 }  // namespace wavefd::hip

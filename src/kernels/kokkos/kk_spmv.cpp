@@ -6,8 +6,8 @@
 #include <KokkosSparse_spmv.hpp>
 
 #include <climits>
-#include <mutex>
 
+#include "kernels/variant_cache.hpp"
 #include "wavefd/variant.hpp"
 
 namespace wavefd::kernels {
@@ -78,20 +78,8 @@ class KkSpmv final : public VariantFor<KkSpmv> {
   template <class T>
   void run(const TwoStepArgs<T>& a, const Box& box) const {
     if (box.empty()) return;
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!finalize_hook_) {  // the cached Views must go before Kokkos does
-      Kokkos::push_finalize_hook([this] {
-        cache_f_.reset();
-        cache_d_.reset();
-      });
-      finalize_hook_ = true;
-    }
-    auto& cache = cache_for<T>();
-    if (!cache || !cache->matches(a, box)) {
-      cache.reset();  // free the old matrix before building the new one
-      cache = std::make_unique<Assembled<T>>(assemble(a, box));
-    }
-    const Assembled<T>& m = *cache;
+    const Assembled<T>& m = cache_.get<T>([&](const Assembled<T>& c) { return c.matches(a, box); },
+                                          [&] { return assemble(a, box); });
     KokkosSparse::spmv(a.exec, "N", T(1), m.A, a.u, T(0), m.t);
     const Layout l = a.layout;
     const auto t = m.t;
@@ -106,15 +94,7 @@ class KkSpmv final : public VariantFor<KkSpmv> {
   }
 
  private:
-  template <class T>
-  std::unique_ptr<Assembled<T>>& cache_for() const {
-    if constexpr (std::is_same_v<T, float>) return cache_f_;
-    else return cache_d_;
-  }
-  mutable std::mutex mutex_;
-  mutable bool finalize_hook_ = false;
-  mutable std::unique_ptr<Assembled<float>> cache_f_;
-  mutable std::unique_ptr<Assembled<double>> cache_d_;
+  VariantCache<Assembled> cache_;
 };
 
 }  // namespace

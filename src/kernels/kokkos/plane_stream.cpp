@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "box_policy.hpp"
+#include "kernels/variant_cache.hpp"
 #include "radius_dispatch.hpp"
 #include "wavefd/variant.hpp"
 
@@ -51,6 +52,39 @@ PlaneClasses regroup(const std::vector<Offset>& offsets, const std::vector<doubl
   p.begin.push_back(int(p.offsets.size()));
   return p;
 }
+
+// The class table on the device, for one stencil (weights as stored) and row pitch.
+template <class T>
+struct DeviceClasses {
+  Kokkos::View<index_t*> offsets;
+  Kokkos::View<int*> begin;
+  Kokkos::View<T*> weight;
+  int classes = 0;
+  std::vector<double> gamma;
+  std::vector<Offset> stencil_offsets;
+  index_t sy = 0;
+
+  DeviceClasses(const TwoStepArgs<T>& a, int r)
+      : gamma(a.weights->host_gamma), stencil_offsets(a.weights->offsets), sy(a.layout.sy) {
+    const PlaneClasses pc = regroup(stencil_offsets, gamma, r, sy);
+    classes = int(pc.begin.size()) - 1;
+    offsets = Kokkos::View<index_t*>("wavefd::plane_stream.offsets", pc.offsets.size());
+    begin = Kokkos::View<int*>("wavefd::plane_stream.begin", pc.begin.size());
+    weight = Kokkos::View<T*>("wavefd::plane_stream.weight", pc.weight.size());
+    auto oh = Kokkos::create_mirror_view(offsets);
+    auto bh = Kokkos::create_mirror_view(begin);
+    auto wh = Kokkos::create_mirror_view(weight);
+    for (std::size_t k = 0; k < pc.offsets.size(); ++k) oh(k) = pc.offsets[k];
+    for (std::size_t k = 0; k < pc.begin.size(); ++k) bh(k) = pc.begin[k];
+    for (std::size_t k = 0; k < pc.weight.size(); ++k) wh(k) = static_cast<T>(pc.weight[k]);
+    Kokkos::deep_copy(offsets, oh);
+    Kokkos::deep_copy(begin, bh);
+    Kokkos::deep_copy(weight, wh);
+  }
+  bool matches(const TwoStepArgs<T>& a) const {
+    return sy == a.layout.sy && gamma == a.weights->host_gamma && stencil_offsets == a.weights->offsets;
+  }
+};
 
 template <class T, int R>
 struct PlaneStream {
@@ -118,25 +152,15 @@ class PlaneStreamVariant final : public RadiusVariantFor<PlaneStreamVariant, kMa
   // Called by RadiusVariantFor::run with the radius as a template argument.
   template <class T, int R>
   void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
-    const PlaneClasses pc = regroup(a.weights->offsets, a.weights->host_gamma, R, a.layout.sy);
-    const int classes = int(pc.begin.size()) - 1;
-    Kokkos::View<index_t*> offsets("wavefd::plane_stream.offsets", pc.offsets.size());
-    Kokkos::View<int*> begin("wavefd::plane_stream.begin", pc.begin.size());
-    Kokkos::View<T*> weight("wavefd::plane_stream.weight", pc.weight.size());
-    auto oh = Kokkos::create_mirror_view(offsets);
-    auto bh = Kokkos::create_mirror_view(begin);
-    auto wh = Kokkos::create_mirror_view(weight);
-    for (std::size_t k = 0; k < pc.offsets.size(); ++k) oh(k) = pc.offsets[k];
-    for (std::size_t k = 0; k < pc.begin.size(); ++k) bh(k) = pc.begin[k];
-    for (std::size_t k = 0; k < pc.weight.size(); ++k) wh(k) = static_cast<T>(pc.weight[k]);
-    Kokkos::deep_copy(offsets, oh);
-    Kokkos::deep_copy(begin, bh);
-    Kokkos::deep_copy(weight, wh);
-
+    const DeviceClasses<T>& dc = cache_.get<T>([&](const DeviceClasses<T>& d) { return d.matches(a); },
+                                               [&] { return DeviceClasses<T>(a, R); });
     const ColumnStreams cs = column_streams(a.exec, box, R);
-    PlaneStream<T, R> f{a.u, a.u_prev, offsets, begin, weight, classes, a.layout, box, cs.z_chunk};
+    PlaneStream<T, R> f{a.u, a.u_prev, dc.offsets, dc.begin, dc.weight, dc.classes, a.layout, box, cs.z_chunk};
     Kokkos::parallel_for("wavefd::plane_stream", cs.policy, f);
   }
+
+ private:
+  VariantCache<DeviceClasses> cache_;  // the class table is built once per stencil and layout
 };
 
 }  // namespace

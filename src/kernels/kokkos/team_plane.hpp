@@ -46,6 +46,22 @@ void launch_team(const char* label, const TwoStepArgs<T>& a, const Box& box) {
   Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())), f);
 }
 
+// Writes the tile's points of plane z into scratch: the values in registers for points inside the
+// box, and u itself for the points of a partial tile that lie in the box's far halo.
+template <int R, int P, class T>
+KOKKOS_INLINE_FUNCTION void stage_centre(const ScratchPlane<T>& plane, const Kokkos::View<const T*>& u,
+                                         const Layout& l, const Box& box, index_t x0, index_t y0, index_t z,
+                                         const int (&px)[P], const int (&py)[P], const bool (&active)[P],
+                                         const T (&value)[P]) {
+  for (int q = 0; q < P; ++q) {
+    const index_t x = x0 + px[q], y = y0 + py[q];
+    if (active[q])
+      plane(py[q] + R, px[q] + R) = value[q];
+    else if (x < box.hi[0] + R && y < box.hi[1] + R)
+      plane(py[q] + R, px[q] + R) = u(l.at(x, y, z));
+  }
+}
+
 // Fills the x and y halo of plane z (the tile interior is written by the caller from registers).
 // Rows and columns past the box are left alone: only far-halo points are ever read there.
 template <int R, int TX, int TY, class T>

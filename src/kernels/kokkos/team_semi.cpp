@@ -53,13 +53,7 @@ struct TeamSemiStar {
       for (int q = 0; q < P; ++q) v[q] = active[q] ? u(col[q] + p * l.sz) : T(0);
       if (ours) {
         team.team_barrier();  // the previous plane is no longer read
-        for (int q = 0; q < P; ++q) {
-          const index_t x = x0 + px[q], y = y0 + py[q];
-          if (active[q])
-            plane(py[q] + R, px[q] + R) = v[q];
-          else if (x < box.hi[0] + R && y < box.hi[1] + R)  // a partial tile: the box's far halo
-            plane(py[q] + R, px[q] + R) = u(l.at(x, y, p));
-        }
+        stage_centre<R, P>(plane, u, l, box, x0, y0, p, px, py, active, v);
         stage_halo<R, TX, TY>(team, plane, u, l, box, x0, y0, p);
         team.team_barrier();
       }

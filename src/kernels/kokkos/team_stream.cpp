@@ -64,13 +64,9 @@ struct TeamStreamStar {
           prev[q] = u_prev(col[q] + z * l.sz);
         }
       team.team_barrier();  // the previous plane is no longer read
-      for (int q = 0; q < P; ++q) {
-        const index_t x = x0 + px[q], y = y0 + py[q];
-        if (active[q])
-          plane(py[q] + R, px[q] + R) = w[q][R];
-        else if (x < box.hi[0] + R && y < box.hi[1] + R)  // a partial tile: the box's far halo
-          plane(py[q] + R, px[q] + R) = u(l.at(x, y, z));
-      }
+      T centre[P];
+      for (int q = 0; q < P; ++q) centre[q] = w[q][R];
+      stage_centre<R, P>(plane, u, l, box, x0, y0, z, px, py, active, centre);
       stage_halo<R, TX, TY>(team, plane, u, l, box, x0, y0, z);
       team.team_barrier();
       for (int q = 0; q < P; ++q) {

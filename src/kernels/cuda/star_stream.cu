@@ -24,13 +24,14 @@ template <> struct Vec<float, 4> { using type = float4; };
 template <> struct Vec<double, 2> { using type = double2; };
 template <class T> struct Vec<T, 1> { using type = T; };
 
-template <class T, int V>
+// V consecutive values; through the read-only cache for global memory, plain for shared memory.
+template <class T, int V, bool Global = true>
 __device__ __forceinline__ void load(const T* p, T (&out)[V]) {
   if constexpr (V == 1) {
-    out[0] = __ldg(p);
+    out[0] = Global ? __ldg(p) : *p;
   } else {
     using W = typename Vec<T, V>::type;
-    const W w = __ldg(reinterpret_cast<const W*>(p));
+    const W w = Global ? __ldg(reinterpret_cast<const W*>(p)) : *reinterpret_cast<const W*>(p);
     const T* s = reinterpret_cast<const T*>(&w);
 #pragma unroll
     for (int v = 0; v < V; ++v) out[v] = s[v];
@@ -56,32 +57,6 @@ struct Coeffs {
   T c[R + 1];
 };
 
-template <class T, int V>
-__device__ __forceinline__ void load_shared(const T* p, T (&out)[V]) {
-  if constexpr (V == 1) {
-    out[0] = *p;
-  } else {
-    using W = typename Vec<T, V>::type;
-    const W w = *reinterpret_cast<const W*>(p);
-    const T* s = reinterpret_cast<const T*>(&w);
-#pragma unroll
-    for (int v = 0; v < V; ++v) out[v] = s[v];
-  }
-}
-
-template <class T, int V>
-__device__ __forceinline__ void store_shared(T* p, const T (&in)[V]) {
-  if constexpr (V == 1) {
-    *p = in[0];
-  } else {
-    using W = typename Vec<T, V>::type;
-    W w;
-    T* d = reinterpret_cast<T*>(&w);
-#pragma unroll
-    for (int v = 0; v < V; ++v) d[v] = in[v];
-    *reinterpret_cast<W*>(p) = w;
-  }
-}
 
 
 // The explicit minimum of one block per SM lets ptxas spend registers on loads in flight (float,
@@ -130,7 +105,7 @@ __global__ void __launch_bounds__(BX * BY, 1)
     if constexpr (Smem) {
     __syncthreads();  // the previous plane is no longer read from shared memory
     if (active) {
-      store_shared<T, V>(&plane[cy][cx], w[R]);
+      store<T, V>(&plane[cy][cx], w[R]);
     } else if (y < hi1 + R) {  // a partial tile: its points past the box are the box's far halo
 #pragma unroll
       for (int v = 0; v < V; ++v)
@@ -169,7 +144,7 @@ __global__ void __launch_bounds__(BX * BY, 1)
       for (int n = 0; n < NW; ++n) {
         T t[V];
         if constexpr (Smem)
-          load_shared<T, V>(&plane[cy][cx - XL + n * V], t);
+          load<T, V, false>(&plane[cy][cx - XL + n * V], t);
         else
           load<T, V>(gp - XL + n * V, t);
 #pragma unroll
@@ -182,8 +157,8 @@ __global__ void __launch_bounds__(BX * BY, 1)
       for (int m = 1; m <= R; ++m) {
         T up[V], down[V];
         if constexpr (Smem) {
-          load_shared<T, V>(&plane[cy - m][cx], up);
-          load_shared<T, V>(&plane[cy + m][cx], down);
+          load<T, V, false>(&plane[cy - m][cx], up);
+          load<T, V, false>(&plane[cy + m][cx], down);
         } else {
           load<T, V>(gp - m * sy, up);
           load<T, V>(gp + m * sy, down);

@@ -46,8 +46,9 @@ double eigenmode_tolerance(double eps, const std::vector<double>& gamma, int ste
 // box q in {(1,1,1),(2,2,2)}. `quick` keeps one or two of each family.
 std::vector<Stencil> verification_stencils(bool quick);
 
-// The grid configurations each (stencil, precision, variant) cell is verified on: two non-cubic
-// periodic grids (padding on and off) and a rigid-boundary sine mode.
+// The grid configurations each (stencil, precision, variant) cell is verified on: two small
+// non-cubic periodic grids (padding on and off), a rigid-boundary sine mode, and a larger periodic
+// grid (136 x 35 x 70) that spans several GPU tiles, partial ones and several z chunks.
 std::vector<EigenmodeSpec> verification_specs();
 
 }  // namespace wavefd

@@ -2,6 +2,10 @@
 // What the native (plain CUDA / HIP) star kernels receive: raw pointers, strides, the box and the
 // weights. No Kokkos here, so the .cu/.hip files build with nvcc/hipcc alone.
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
 
 namespace wavefd::native {
 
@@ -12,6 +16,7 @@ struct StarArgs {
   const T* u = nullptr;     // u^n, flat array with x contiguous
   T* u_prev = nullptr;      // u^{n-1} in, u^{n+1} out
   std::int64_t sy = 0, sz = 0, origin = 0;   // strides and flat index of interior (0,0,0)
+  std::int64_t alloc = 0;   // elements in each array (for kernels that describe it as a tensor)
   int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};  // box to update, interior coordinates
   int radius = 1;
   T c[kMaxStarRadius + 1] = {};              // c[0] centre weight, c[m] axis weight at distance m
@@ -19,5 +24,26 @@ struct StarArgs {
   int config = 0;           // tile configuration, where the kernel has several
   void* stream = nullptr;   // cudaStream_t / hipStream_t
 };
+
+// Whether 16-byte vector loads and stores are aligned on every row of the box: box start and row
+// and plane pitches on 16 bytes, and an x extent that is a whole number of vectors.
+template <class T>
+bool vector_aligned(const StarArgs<T>& a) {
+  constexpr int V = 16 / sizeof(T);
+  const auto first = [&](const T* p) { return reinterpret_cast<std::uintptr_t>(p + a.origin + a.lo[0]); };
+  return first(a.u) % 16 == 0 && first(a.u_prev) % 16 == 0 && (a.sy * sizeof(T)) % 16 == 0 &&
+         (a.sz * sizeof(T)) % 16 == 0 && (a.hi[0] - a.lo[0]) % V == 0;
+}
+
+// Calls launch(std::integral_constant<int, R>{}) with R = radius; throws std::runtime_error (naming
+// `kernel`) for a radius outside 1..kMaxStarRadius.
+template <class Launch>
+void with_star_radius(int radius, const char* kernel, Launch&& launch) {
+  const bool done = [&]<int... Rs>(std::integer_sequence<int, Rs...>) {
+    return ((radius == Rs + 1 ? (launch(std::integral_constant<int, Rs + 1>{}), true) : false) || ...);
+  }(std::make_integer_sequence<int, kMaxStarRadius>{});
+  if (!done) throw std::runtime_error(std::string(kernel) + ": radius " + std::to_string(radius) + " not in 1.." +
+                                           std::to_string(kMaxStarRadius));
+}
 
 }  // namespace wavefd::native

@@ -13,6 +13,7 @@ native::StarArgs<T> native_star_args(const TwoStepArgs<T>& a, const Box& box, vo
   n.sy = a.layout.sy;
   n.sz = a.layout.sz;
   n.origin = a.layout.origin;
+  n.alloc = a.layout.alloc;
   for (int d = 0; d < 3; ++d) n.lo[d] = int(box.lo[d]), n.hi[d] = int(box.hi[d]);
   n.radius = a.weights->radius;
   const std::vector<T> c = star_axis_weights(*a.weights);

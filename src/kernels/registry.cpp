@@ -13,6 +13,7 @@ std::unique_ptr<Variant> make_team_semi();
 std::unique_ptr<Variant> make_mdrange_stream();
 std::unique_ptr<Variant> make_plane_stream();
 std::unique_ptr<Variant> make_cuda_star_stream();
+std::unique_ptr<Variant> make_cuda_star_tma();
 std::unique_ptr<Variant> make_kk_spmv();
 std::unique_ptr<Variant> make_hip_star_fused();
 }  // namespace kernels
@@ -22,6 +23,7 @@ const std::vector<std::unique_ptr<Variant>>& variants() {
     std::vector<std::unique_ptr<Variant>> v;
 #ifdef WAVEFD_HAVE_CUDA_NATIVE
     v.push_back(kernels::make_cuda_star_stream());
+    v.push_back(kernels::make_cuda_star_tma());
 #endif
 #ifdef WAVEFD_HAVE_HIP_NATIVE
     v.push_back(kernels::make_hip_star_fused());
@@ -54,7 +56,7 @@ constexpr bool kHostBuild =
 const std::vector<std::string>& auto_order() {
   static const std::vector<std::string> host{"mdrange-star", "plane-stream", "team-stream", "mdrange-stream",
                                              "mdrange-general"};
-  static const std::vector<std::string> gpu{"cuda-star-stream", "mdrange-stream", "mdrange-star", "team-stream",
+  static const std::vector<std::string> gpu{"cuda-star-tma", "cuda-star-stream", "mdrange-stream", "mdrange-star", "team-stream",
                                             "plane-stream", "mdrange-general"};
   return kHostBuild ? host : gpu;
 }

@@ -146,7 +146,9 @@ std::vector<EigenmodeSpec> verification_specs() {
   EigenmodeSpec rigid;
   rigid.n = {15, 12, 17};
   rigid.boundary = Boundary::rigid;
-  return {padded, unpadded, rigid};
+  EigenmodeSpec tiled;  // several GPU tiles (128-byte x 16-row) with partial ones, several z chunks
+  tiled.n = {136, 35, 70};
+  return {padded, unpadded, rigid, tiled};
 }
 
 }  // namespace wavefd

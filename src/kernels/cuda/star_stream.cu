@@ -214,32 +214,18 @@ void launch_config(const native::StarArgs<T>& a) {
   }
 }
 
-template <class T, int R>
-void launch_radius(const native::StarArgs<T>& a) {
-  constexpr int V = 16 / sizeof(T);
-  // Vector path: x box start and every row start 16-byte aligned, extent a multiple of V.
-  const auto first = reinterpret_cast<std::uintptr_t>(a.u + a.origin + a.lo[0]);
-  const auto first_prev = reinterpret_cast<std::uintptr_t>(a.u_prev + a.origin + a.lo[0]);
-  const bool aligned = first % 16 == 0 && first_prev % 16 == 0 && (a.sy * sizeof(T)) % 16 == 0 &&
-                       (a.sz * sizeof(T)) % 16 == 0 && (a.hi[0] - a.lo[0]) % V == 0;
-  if (aligned)
-    launch_config<T, R, true>(a);
-  else
-    launch_config<T, R, false>(a);
-}
-
-template <class T, int... Rs>
-void dispatch(const native::StarArgs<T>& a, std::integer_sequence<int, Rs...>) {
-  const bool done = ((a.radius == Rs + 1 ? (launch_radius<T, Rs + 1>(a), true) : false) || ...);
-  if (!done) throw std::runtime_error("cuda star-stream: radius " + std::to_string(a.radius) + " not in 1..8");
-}
-
 }  // namespace
 
 template <class T>
 void star_stream(const native::StarArgs<T>& a) {
   if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
-  dispatch(a, std::make_integer_sequence<int, native::kMaxStarRadius>{});
+  const bool vector = native::vector_aligned(a);
+  native::with_star_radius(a.radius, "cuda star-stream", [&](auto R) {
+    if (vector)
+      launch_config<T, decltype(R)::value, true>(a);
+    else
+      launch_config<T, decltype(R)::value, false>(a);
+  });
 }
 
 template void star_stream<float>(const native::StarArgs<float>&);

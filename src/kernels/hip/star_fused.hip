@@ -120,31 +120,19 @@ void launch(const native::StarArgs<T>& a) {
   if (e != hipSuccess) throw std::runtime_error(std::string("hip star-fused: launch: ") + hipGetErrorString(e));
 }
 
-template <class T, int R>
-void launch_radius(const native::StarArgs<T>& a) {
-  constexpr int V = 16 / sizeof(T);
-  const auto first = reinterpret_cast<std::uintptr_t>(a.u + a.origin + a.lo[0]);
-  const auto first_prev = reinterpret_cast<std::uintptr_t>(a.u_prev + a.origin + a.lo[0]);
-  const bool aligned = first % 16 == 0 && first_prev % 16 == 0 && (a.sy * sizeof(T)) % 16 == 0 &&
-                       (a.sz * sizeof(T)) % 16 == 0 && (a.hi[0] - a.lo[0]) % V == 0;
-  if (aligned)
-    launch<T, R, V>(a);
-  else
-    launch<T, R, 1>(a);
-}
-
-template <class T, int... Rs>
-void dispatch(const native::StarArgs<T>& a, std::integer_sequence<int, Rs...>) {
-  const bool done = ((a.radius == Rs + 1 ? (launch_radius<T, Rs + 1>(a), true) : false) || ...);
-  if (!done) throw std::runtime_error("hip star-fused: radius " + std::to_string(a.radius) + " not in 1..8");
-}
-
 }  // namespace
 
 template <class T>
 void star_fused(const native::StarArgs<T>& a) {
   if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
-  dispatch(a, std::make_integer_sequence<int, native::kMaxStarRadius>{});
+  constexpr int V = 16 / sizeof(T);
+  const bool vector = native::vector_aligned(a);
+  native::with_star_radius(a.radius, "hip star-fused", [&](auto R) {
+    if (vector)
+      launch<T, decltype(R)::value, V>(a);
+    else
+      launch<T, decltype(R)::value, 1>(a);
+  });
 }
 
 template void star_fused<float>(const native::StarArgs<float>&);

@@ -98,10 +98,10 @@ struct PlaneStream {
   Box box;
   index_t z_chunk;
 
-  KOKKOS_INLINE_FUNCTION void operator()(index_t i, index_t j, index_t chunk) const {
+  KOKKOS_INLINE_FUNCTION void operator()(index_t i, index_t j, index_t chunk) const {  // i: x - box.lo[0]
     const index_t zb = box.lo[2] + chunk * z_chunk;
     const index_t ze = zb + z_chunk < box.hi[2] ? zb + z_chunk : box.hi[2];
-    const index_t col = l.at(i, j, 0), sz = l.sz;
+    const index_t col = l.at(box.lo[0] + i, j, 0), sz = l.sz;
     T acc[2 * R + 1];  // acc[k]: output plane p - R + k, after plane p was added
     for (int k = 0; k < 2 * R + 1; ++k) acc[k] = T(0);
     for (index_t p = zb - R; p < ze + R; ++p) {
@@ -154,7 +154,7 @@ class PlaneStreamVariant final : public RadiusVariantFor<PlaneStreamVariant, kMa
   void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
     const DeviceClasses<T>& dc = cache_.get<T>([&](const DeviceClasses<T>& d) { return d.matches(a); },
                                                [&] { return DeviceClasses<T>(a, R); });
-    const ColumnStreams cs = column_streams(a.exec, box, R);
+    const auto cs = column_streams(a.exec, box, R);
     PlaneStream<T, R> f{a.u, a.u_prev, dc.offsets, dc.begin, dc.weight, dc.classes, a.layout, box, cs.z_chunk};
     Kokkos::parallel_for("wavefd::plane_stream", cs.policy, f);
   }

@@ -1,0 +1,342 @@
+// Native CUDA 2.5-D streaming kernel for star stencils fed by the Hopper tensor memory accelerator.
+//
+// Why: the L1 kernel (star_stream.cu) reads every in-plane neighbour with its own load, so a
+// 32 x 4 tile pulls each u row about three times through L2 for R = 4 and stalls on the load
+// pipeline, not on DRAM (docs/performance.md). Here one producer thread copies whole planes of a
+// tall tile plus its halo into a ring of shared-memory slots with the bulk tensor copy
+// (cp.async.bulk.tensor), and mbarriers, not block-wide barriers, pace the BY consumer warps:
+// a consumer waits only until its plane has landed, and a slot is refilled once every consumer
+// warp has released it.
+//
+// Consumer warp w owns row y0 + w of the tile; lane l owns V = 16 bytes of points from x0 + l V.
+// Each keeps its points' 2R+1 values along z in registers (filled from the slot of the leading
+// plane) and reads the x and y neighbours from the slot of the centre plane. By default the copy
+// engine also brings the tile of u- into the centre plane's slot, R + Ahead planes before it is
+// needed: that keeps far more bytes in flight than one register load per thread (H200, R = 4:
+// 86 % instead of 76 % of copy bandwidth in float). u+ is written with vector stores.
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "star_tma.hpp"
+
+namespace wavefd::cuda {
+// Device helpers and shapes (a named namespace: on sm_80, where the kernel body is compiled out,
+// nvcc would warn that internal ones are unused).
+namespace tma {
+
+// Shape of one configuration: BY consumer warps (tile rows), Ahead planes in flight beyond the
+// R + 1 a consumer holds (fewer where shared memory runs out), MinBlocks per SM, and whether u-
+// is staged too (each centre plane's slot also receives the tile of u- that its outputs need).
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev>
+struct Shape {
+  static constexpr int V = 16 / sizeof(T);
+  static constexpr int TX = 32 * V;                   // tile width in points
+  static constexpr int XL = (R + V - 1) / V * V;      // x halo, whole vectors, so reads stay aligned
+  static constexpr int RowLen = TX + 2 * XL;          // slot row (the copy box's x extent)
+  static constexpr int Rows = BY + 2 * R;             // slot rows (the box's y extent)
+  static constexpr int BoxBytes = RowLen * Rows * int(sizeof(T));
+  static constexpr int UBytes = (BoxBytes + 127) / 128 * 128;  // copy destinations: 128-byte aligned
+  static constexpr int PrevBytes = StagePrev ? TX * BY * int(sizeof(T)) : 0;  // u- box: the tile, no halo
+  static constexpr int SlotBytes = UBytes + (PrevBytes + 127) / 128 * 128;
+  static constexpr int Budget = 227 * 1024 / MinBlocks - 1024 - 256;  // per block, less barriers and alignment
+  static constexpr int Slots = R + 1 + Ahead < Budget / SlotBytes ? R + 1 + Ahead : Budget / SlotBytes;
+  static constexpr bool Fits = Slots >= R + 2;        // at least one plane in flight
+  static constexpr int Threads = 32 * (BY + 1);       // BY consumer warps + one producer warp
+  static constexpr std::size_t SmemBytes = std::size_t(Slots) * SlotBytes + 2 * Slots * sizeof(std::uint64_t) + 128;
+};
+
+template <class T, int V> struct Vec;
+template <> struct Vec<float, 4> { using type = float4; };
+template <> struct Vec<double, 2> { using type = double2; };
+
+template <class T, int V>
+__device__ __forceinline__ void load(const T* p, T (&out)[V]) {
+  const auto w = *reinterpret_cast<const typename Vec<T, V>::type*>(p);
+  const T* s = reinterpret_cast<const T*>(&w);
+#pragma unroll
+  for (int v = 0; v < V; ++v) out[v] = s[v];
+}
+
+template <class T, int V>
+__device__ __forceinline__ void load_global(const T* p, T (&out)[V]) {
+  const auto w = __ldg(reinterpret_cast<const typename Vec<T, V>::type*>(p));
+  const T* s = reinterpret_cast<const T*>(&w);
+#pragma unroll
+  for (int v = 0; v < V; ++v) out[v] = s[v];
+}
+
+template <class T, int V>
+__device__ __forceinline__ void store_global(T* p, const T (&in)[V]) {
+  typename Vec<T, V>::type w;
+  T* d = reinterpret_cast<T*>(&w);
+#pragma unroll
+  for (int v = 0; v < V; ++v) d[v] = in[v];
+  *reinterpret_cast<typename Vec<T, V>::type*>(p) = w;
+}
+
+// mbarrier and bulk tensor copy primitives (PTX ISA 8.0, sm_90).
+__device__ __forceinline__ std::uint32_t smem(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void mbar_init(std::uint64_t* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem(bar)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(std::uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem(bar)) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive_expect_tx(std::uint64_t* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(bar)), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned parity) {
+  asm volatile(
+      "{\n .reg .pred done;\n"
+      "WAIT:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      " @!done bra WAIT;\n}" ::"r"(smem(bar)),
+      "r"(parity)
+      : "memory");
+}
+__device__ __forceinline__ void tma_load_plane(void* dst, const CUtensorMap* map, int x, int y, int z,
+                                               std::uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::
+          "r"(smem(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(z), "r"(smem(bar))
+      : "memory");
+}
+
+}  // namespace tma
+
+namespace {
+using namespace tma;
+
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev>
+__global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
+    star_tma_kernel(const __grid_constant__ CUtensorMap u_map, const __grid_constant__ CUtensorMap prev_map,
+                    const native::StarArgs<T> a, int o0, int o1, int o2, int z_chunk) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev>;
+  constexpr int V = S::V;
+  T* __restrict__ u_prev = a.u_prev;
+  const std::int64_t sy = a.sy, sz = a.sz;
+  extern __shared__ __align__(128) unsigned char raw[];
+  // The copy destinations need 128-byte alignment (offset kept on `raw` so loads stay shared).
+  unsigned char* base = raw + ((128 - (smem(raw) & 127)) & 127);
+  auto slot = [&](int s) { return reinterpret_cast<T*>(base + std::size_t(s) * S::SlotBytes); };
+  auto prev_slot = [&](int s) { return reinterpret_cast<T*>(base + std::size_t(s) * S::SlotBytes + S::UBytes); };
+  std::uint64_t* full = reinterpret_cast<std::uint64_t*>(base + std::size_t(S::Slots) * S::SlotBytes);
+  std::uint64_t* empty = full + S::Slots;
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int x0 = a.lo[0] + blockIdx.x * S::TX, y0 = a.lo[1] + blockIdx.y * BY;
+  const int zb = a.lo[2] + blockIdx.z * z_chunk;
+  const int nz = min(z_chunk, a.hi[2] - zb);
+  const int planes = nz + 2 * R;  // plane t is z = zb - R + t
+  auto is_centre = [&](int t) { return t >= R && t < nz + R; };
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < S::Slots; ++s) {
+      mbar_init(&full[s], 1);
+      mbar_init(&empty[s], BY);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+
+  if (warp == BY) {  // producer: one thread issues every copy of this block's stream
+    if (lane == 0) {
+      for (int t = 0; t < planes; ++t) {
+        const int s = t % S::Slots;
+        if (t >= S::Slots) mbar_wait(&empty[s], ((t / S::Slots) - 1) & 1);
+        const bool with_prev = StagePrev && is_centre(t);
+        mbar_arrive_expect_tx(&full[s], S::BoxBytes + (with_prev ? S::PrevBytes : 0));
+        tma_load_plane(slot(s), &u_map, o0 + x0 - S::XL, o1 + y0 - R, o2 + zb - R + t, &full[s]);
+        if (with_prev) tma_load_plane(prev_slot(s), &prev_map, o0 + x0, o1 + y0, o2 + zb - R + t, &full[s]);
+      }
+    }
+    return;
+  }
+
+  const int x = x0 + lane * V, y = y0 + warp;
+  const bool active = x < a.hi[0] && y < a.hi[1];
+  const std::int64_t col = a.origin + x + std::int64_t(y) * sy;
+  const int own = (warp + R) * S::RowLen + S::XL + lane * V;  // this thread's points in a slot
+  auto arrived = [&](int t) { mbar_wait(&full[t % S::Slots], (t / S::Slots) & 1); };
+  auto release = [&](int t) {
+    __syncwarp();
+    if (lane == 0) mbar_arrive(&empty[t % S::Slots]);
+  };
+
+  T w[2 * R + 1][V];  // w[j] = u(x.., y, z - R + j)
+#pragma unroll
+  for (int t = 0; t < 2 * R; ++t) {
+    arrived(t);
+    load<T, V>(slot(t % S::Slots) + own, w[t]);
+    if (!is_centre(t)) release(t);
+  }
+  T prev[V] = {};  // without staging: u- loaded one plane ahead
+  if (!StagePrev && active && nz > 0) load_global<T, V>(u_prev + col + std::int64_t(zb) * sz, prev);
+
+  for (int k = 0; k < nz; ++k) {
+    const int lead = k + 2 * R, centre = k + R;
+    arrived(lead);
+    load<T, V>(slot(lead % S::Slots) + own, w[2 * R]);
+    if (!is_centre(lead)) release(lead);
+    T cur_prev[V];
+    const std::int64_t p = col + std::int64_t(zb + k) * sz;
+    if constexpr (StagePrev) {
+      load<T, V>(prev_slot(centre % S::Slots) + warp * S::TX + lane * V, cur_prev);
+    } else {
+#pragma unroll
+      for (int v = 0; v < V; ++v) cur_prev[v] = prev[v];
+      if (active && k + 1 < nz) load_global<T, V>(u_prev + p + sz, prev);
+    }
+
+    const T* c = slot(centre % S::Slots) + own;
+    T row[2 * S::XL + V];  // u(x - XL .. x + V - 1 + XL); the middle V are w[R]
+#pragma unroll
+    for (int n = 0; n < S::XL / V; ++n) {
+      T l[V], r[V];
+      load<T, V>(c - S::XL + n * V, l);
+      load<T, V>(c + V + n * V, r);
+#pragma unroll
+      for (int v = 0; v < V; ++v) row[n * V + v] = l[v], row[S::XL + V + n * V + v] = r[v];
+    }
+#pragma unroll
+    for (int v = 0; v < V; ++v) row[S::XL + v] = w[R][v];
+    T out[V];
+#pragma unroll
+    for (int v = 0; v < V; ++v) out[v] = a.c[0] * w[R][v] - cur_prev[v];
+#pragma unroll
+    for (int m = 1; m <= R; ++m) {
+      T up[V], down[V];
+      load<T, V>(c - m * S::RowLen, up);
+      load<T, V>(c + m * S::RowLen, down);
+#pragma unroll
+      for (int v = 0; v < V; ++v)
+        out[v] += a.c[m] * ((row[S::XL + v - m] + row[S::XL + v + m]) + (up[v] + down[v]) +
+                                 (w[R - m][v] + w[R + m][v]));
+    }
+    release(centre);
+    if (active) store_global<T, V>(u_prev + p, out);
+#pragma unroll
+    for (int j = 0; j < 2 * R; ++j)
+#pragma unroll
+      for (int v = 0; v < V; ++v) w[j][v] = w[j + 1][v];
+  }
+#else
+  __trap();  // launched only on sm_90 and newer (star_tma checks the device)
+#endif
+}
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("cuda star-tma: ") + what + ": " + cudaGetErrorString(e));
+}
+
+using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                 const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+// The driver's tensor-map encoder, through the runtime so that no libcuda link is needed.
+EncodeTiled encoder() {
+  static const EncodeTiled fn = [] {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q),
+          "cuTensorMapEncodeTiled entry point");
+    if (q != cudaDriverEntryPointSuccess || !f) throw std::runtime_error("cuda star-tma: no cuTensorMapEncodeTiled");
+    return reinterpret_cast<EncodeTiled>(f);
+  }();
+  return fn;
+}
+
+// The flat array seen as a 3-D tensor (row pitch x rows per plane x planes), copied in boxes of
+// box_x x box_y x 1; reads past the array are zero-filled (and never used).
+template <class T>
+CUtensorMap plane_map(const T* data, const native::StarArgs<T>& a, int box_x, int box_y) {
+  CUtensorMap map;
+  const cuuint64_t dims[3] = {cuuint64_t(a.sy), cuuint64_t(a.sz / a.sy), cuuint64_t((a.alloc + a.sz - 1) / a.sz)};
+  const cuuint64_t strides[2] = {cuuint64_t(a.sy * sizeof(T)), cuuint64_t(a.sz * sizeof(T))};
+  const cuuint32_t box[3] = {cuuint32_t(box_x), cuuint32_t(box_y), 1};
+  const cuuint32_t unit[3] = {1, 1, 1};
+  const CUresult r = encoder()(&map, sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
+                               3, const_cast<T*>(data), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                               CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) throw std::runtime_error("cuda star-tma: tensor map encoding failed (" + std::to_string(r) + ")");
+  return map;
+}
+
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev>
+void launch(const native::StarArgs<T>& a) {
+  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev>;
+  const std::int64_t rows = a.sz / a.sy;
+  const CUtensorMap u_map = plane_map(a.u, a, S::RowLen, S::Rows);
+  const CUtensorMap prev_map = plane_map<T>(a.u_prev, a, S::TX, BY);
+
+  auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev>;
+  static const bool sized = [&] {
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::SmemBytes)),
+          "shared memory size");
+    return true;
+  }();
+  (void)sized;
+
+  const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
+  const int tiles = ((nx + S::TX - 1) / S::TX) * ((ny + BY - 1) / BY);
+  int chunk = a.z_chunk;
+  if (chunk <= 0) {
+    // About four blocks per SM slot in all (132 SMs), streams of at least 16 R planes.
+    const int want = 132 * MinBlocks * 4;
+    const int chunks = (want + tiles - 1) / tiles;
+    chunk = (nz + chunks - 1) / chunks;
+    if (chunk < 16 * R) chunk = 16 * R;
+  }
+  const std::int64_t o0 = a.origin % a.sy, o1 = (a.origin / a.sy) % rows, o2 = a.origin / a.sz;
+  const dim3 grid((nx + S::TX - 1) / S::TX, (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
+  kernel<<<grid, S::Threads, S::SmemBytes, static_cast<cudaStream_t>(a.stream)>>>(u_map, prev_map, a, int(o0),
+                                                                                  int(o1), int(o2), chunk);
+  check(cudaGetLastError(), "launch");
+}
+
+// Configurations (docs/performance.md has the measurements): 0 is the default, 1 loads u- with
+// the threads, 2 uses 8-row tiles and two blocks per SM.
+template <class T, int R>
+void launch_config(const native::StarArgs<T>& a) {
+  // u- staged with u where the larger ring still fits
+  if constexpr (tma::Shape<T, R, 16, 3, 1, true>::Fits)
+    if (a.config == 0) return launch<T, R, 16, 3, 1, true>(a);
+  if constexpr (tma::Shape<T, R, 8, 3, 2, true>::Fits)
+    if (a.config == 2) return launch<T, R, 8, 3, 2, true>(a);  // 8-row tiles, two blocks per SM
+  return launch<T, R, 16, 3, 1, false>(a);  // 16-row tiles, one block per SM, u- loaded by the threads
+}
+
+}  // namespace
+
+template <class T>
+bool star_tma_usable(const native::StarArgs<T>& a) {
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
+    return false;
+  return major >= 9 && reinterpret_cast<std::uintptr_t>(a.u) % 16 == 0 &&
+         reinterpret_cast<std::uintptr_t>(a.u_prev) % 16 == 0 && native::vector_aligned(a) && a.sz % a.sy == 0 &&
+         a.alloc > 0;
+}
+
+template <class T>
+void star_tma(const native::StarArgs<T>& a) {
+  if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
+  native::with_star_radius(a.radius, "cuda star-tma", [&](auto R) { launch_config<T, decltype(R)::value>(a); });
+}
+
+template bool star_tma_usable<float>(const native::StarArgs<float>&);
+template bool star_tma_usable<double>(const native::StarArgs<double>&);
+template void star_tma<float>(const native::StarArgs<float>&);
+template void star_tma<double>(const native::StarArgs<double>&);
+
+}  // namespace wavefd::cuda

@@ -10,6 +10,7 @@ std::unique_ptr<Variant> make_mdrange_general();
 std::unique_ptr<Variant> make_mdrange_star();
 std::unique_ptr<Variant> make_team_stream();
 std::unique_ptr<Variant> make_team_semi();
+std::unique_ptr<Variant> make_team_scratch();
 std::unique_ptr<Variant> make_mdrange_stream();
 std::unique_ptr<Variant> make_plane_stream();
 std::unique_ptr<Variant> make_cuda_star_stream();
@@ -32,6 +33,7 @@ const std::vector<std::unique_ptr<Variant>>& variants() {
     v.push_back(kernels::make_mdrange_star());
     v.push_back(kernels::make_team_stream());
     v.push_back(kernels::make_team_semi());
+    v.push_back(kernels::make_team_scratch());
     v.push_back(kernels::make_plane_stream());
     v.push_back(kernels::make_mdrange_general());
 #ifdef WAVEFD_HAVE_KOKKOSKERNELS

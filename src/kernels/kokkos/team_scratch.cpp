@@ -16,8 +16,9 @@ namespace {
 constexpr int kMaxRadius = 8;
 constexpr bool kOnHost = std::is_same_v<TeamExec::memory_space, Kokkos::HostSpace>;
 // Host backends cap level-0 scratch at 32 KB (an L1 hint) but give level 1 the same memory
-// without that cap; a host block with its halo needs more at R = 8.
-constexpr int kScratchLevel = kOnHost ? 1 : 0;
+// without that cap; a host block with its halo needs more at R = 8. (A function, not a constant:
+// nvcc cannot odr-use a namespace-scope constant in device code.)
+KOKKOS_INLINE_FUNCTION constexpr int scratch_level() { return kOnHost ? 1 : 0; }
 
 template <class T>
 using ScratchBox = Kokkos::View<T***, Kokkos::LayoutRight, TeamExec::scratch_memory_space, Kokkos::MemoryUnmanaged>;
@@ -43,9 +44,9 @@ struct StarBlock {
   }
 
   KOKKOS_INLINE_FUNCTION explicit StarBlock(const TeamMember& team)
-      : rows(team.team_scratch(kScratchLevel), TZ, TY, TX + 2 * R),
-        ycaps(team.team_scratch(kScratchLevel), TZ, 2 * R, TX),
-        zcaps(team.team_scratch(kScratchLevel), 2 * R, TY, TX) {}
+      : rows(team.team_scratch(scratch_level()), TZ, TY, TX + 2 * R),
+        ycaps(team.team_scratch(scratch_level()), TZ, 2 * R, TX),
+        zcaps(team.team_scratch(scratch_level()), 2 * R, TY, TX) {}
 
   // Cap index of a halo coordinate v (outside [0, n)) and back: the R before the block first.
   KOKKOS_INLINE_FUNCTION static int cap(int v, int n) { return v < 0 ? v + R : v - n + R; }
@@ -153,7 +154,7 @@ class TeamScratch final : public RadiusVariantFor<TeamScratch, kMaxRadius> {
     const std::vector<T> c = star_axis_weights(*a.weights);
     for (int m = 0; m <= R; ++m) f.c[m] = c[m];
     Kokkos::TeamPolicy<TeamExec> policy(a.exec, blocks_x * blocks_y * blocks_z, Threads, 1);
-    policy.set_scratch_size(kScratchLevel, Kokkos::PerTeam(F::Block::shmem_size()));
+    policy.set_scratch_size(scratch_level(), Kokkos::PerTeam(F::Block::shmem_size()));
     Kokkos::parallel_for("wavefd::team_scratch", policy, f);
   }
 };

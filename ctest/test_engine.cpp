@@ -40,9 +40,7 @@ TEST(Layout, RejectsBadExtents) {
 }
 
 // Fill the interior with a code of the global index, fill ghosts, compare with the rule.
-void check_ghosts(Boundary b) {
-  const Index3 n{6, 5, 7};
-  const int h = 3;
+void check_ghosts(Boundary b, const Index3& n = {6, 5, 7}, int h = 3) {
   const Layout l = make_layout(n, h, true, 8);
   Field<double> f = make_field<double>("f", l);
   Kokkos::deep_copy(f.data, std::numeric_limits<double>::quiet_NaN());
@@ -79,6 +77,10 @@ void check_ghosts(Boundary b) {
 
 TEST(LocalHalo, PeriodicFillsFacesEdgesAndCorners) { check_ghosts(Boundary::periodic); }
 TEST(LocalHalo, RigidIsOddReflectionAboutWallNodes) { check_ghosts(Boundary::rigid); }
+TEST(LocalHalo, HaloAsWideAsTheGrid) {
+  check_ghosts(Boundary::periodic, {4, 5, 4}, 4);
+  check_ghosts(Boundary::rigid, {4, 5, 4}, 4);
+}
 
 TEST(TwoStep, RefusesCourantAboveLimitBeforeAllocating) {
   const Stencil s = make_compact(3);

@@ -24,8 +24,8 @@ class Halo {
   virtual void finish(Field<T>& f) = 0;
 };
 
-// Fills ghosts from the field itself, one axis after the other (x, then y over x ghosts, then z
-// over both), so edges and corners come out right for either boundary.
+// Fills ghosts from the field itself, every ghost point in one kernel, edges and corners
+// included (the same values as filling x, then y over x ghosts, then z over both).
 //  periodic: ghost -g <- n-g, ghost n-1+g <- g-1.
 //  rigid:    the walls are nodes at -1 and n where u = 0; ghosts are odd reflections about them:
 //            u(-1-m) = -u(-1+m), u(n+m) = -u(n-m).

@@ -12,33 +12,58 @@ Boundary parse_boundary(std::string_view name) {
 
 namespace {
 
-// Ghost fill along one axis. The iteration box spans 2*halo ghost layers along `axis` (index t:
-// t < h is the low side, layer g = t + 1; otherwise the high side, layer g = t - h + 1) and the
-// already-filled extent along the other axes.
+// Every ghost point in one pass. Each coordinate outside [0, n) maps to its source on its own
+// (periodic: wrap; rigid: odd reflection about the wall node, 0 on the wall node itself), which
+// gives what filling axis after axis gives, edges and corners included, and reads interior points
+// only, so no pass has to wait for another. The shell is enumerated as three slabs so that no
+// thread visits an interior point: the z ghost planes (all x, y), the y ghost rows of interior
+// planes (all x), and the x ghost points of interior rows; x is fastest in each.
 template <class T>
-struct GhostFill {
+struct GhostShell {
   Kokkos::View<T*> f;
   Layout l;
-  int axis;
   bool periodic;
+  index_t wx, wy;              // row and column extents with ghosts
+  index_t z_slabs, y_slabs;    // points in the z slabs, in the y slabs
 
-  KOKKOS_INLINE_FUNCTION void operator()(index_t a, index_t b, index_t c) const {
-    index_t idx[3] = {a, b, c};
-    const index_t h = l.halo, n = l.n[axis], t = idx[axis];
-    const bool low = t < h;
-    const index_t g = low ? t + 1 : t - h + 1;
-    const index_t dst = low ? -g : n - 1 + g;
-    idx[axis] = dst;
-    const index_t d = l.at(idx[0], idx[1], idx[2]);
-    if (periodic) {
-      idx[axis] = low ? n - g : g - 1;
-      f(d) = f(l.at(idx[0], idx[1], idx[2]));
-    } else if (g == 1) {
-      f(d) = T(0);  // the wall node itself
+  GhostShell(const Kokkos::View<T*>& field, const Layout& layout, bool is_periodic)
+      : f(field), l(layout), periodic(is_periodic), wx(layout.n[0] + 2 * layout.halo),
+        wy(layout.n[1] + 2 * layout.halo), z_slabs(wx * wy * 2 * layout.halo),
+        y_slabs(wx * 2 * layout.halo * layout.n[2]) {}
+  index_t points() const { return z_slabs + y_slabs + 2 * l.halo * l.n[1] * l.n[2]; }
+
+  // Ghost layer t of 2h (the h low ones first) along an axis of n points, as a coordinate.
+  KOKKOS_INLINE_FUNCTION index_t layer(index_t t, index_t n) const { return t < l.halo ? t - l.halo : n + t - l.halo; }
+
+  // Where coordinate v along an axis of n points takes its value from; flips `sign` for a
+  // reflection and sets `wall` on a wall node.
+  KOKKOS_INLINE_FUNCTION index_t source(index_t v, index_t n, T& sign, bool& wall) const {
+    if (v >= 0 && v < n) return v;
+    if (periodic) return v < 0 ? v + n : v - n;
+    if (v == -1 || v == n) wall = true;
+    sign = -sign;
+    return v < 0 ? -2 - v : 2 * n - v;  // mirror about the wall node -1 or n
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(index_t i) const {
+    const index_t h2 = 2 * l.halo;
+    index_t x, y, z;
+    if (i < z_slabs) {
+      x = i % wx - l.halo, i /= wx;
+      y = i % wy - l.halo, z = layer(i / wy, l.n[2]);
+    } else if ((i -= z_slabs) < y_slabs) {
+      x = i % wx - l.halo, i /= wx;
+      y = layer(i % h2, l.n[1]), z = i / h2;
     } else {
-      idx[axis] = low ? g - 2 : n + 1 - g;  // mirror image of dst about the wall node
-      f(d) = -f(l.at(idx[0], idx[1], idx[2]));
+      i -= y_slabs;
+      x = layer(i % h2, l.n[0]), i /= h2;
+      y = i % l.n[1], z = i / l.n[1];
     }
+    T sign = T(1);
+    bool wall = false;
+    const index_t sx = source(x, l.n[0], sign, wall), sy = source(y, l.n[1], sign, wall),
+                  sz = source(z, l.n[2], sign, wall);
+    f(l.at(x, y, z)) = wall ? T(0) : sign * f(l.at(sx, sy, sz));
   }
 };
 
@@ -49,22 +74,10 @@ class LocalHalo final : public Halo<T> {
   std::string name() const override { return std::string("local-") + std::string(to_string(boundary_)); }
   void start(Field<T>&) override {}
   void finish(Field<T>& f) override {
-    const Layout& l = f.layout;
-    if (l.halo == 0) return;
-    using Policy = Kokkos::MDRangePolicy<Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
-                                         Kokkos::IndexType<index_t>>;
-    for (int axis = 0; axis < 3; ++axis) {
-      Kokkos::Array<index_t, 3> lo, hi;
-      for (int d = 0; d < 3; ++d) {
-        // axes before this one already have their ghosts: include them
-        lo[d] = d < axis ? -l.halo : 0;
-        hi[d] = d < axis ? l.n[d] + l.halo : l.n[d];
-      }
-      lo[axis] = 0;
-      hi[axis] = 2 * l.halo;
-      Kokkos::parallel_for("wavefd::halo_fill", Policy(lo, hi),
-                           GhostFill<T>{f.data, l, axis, boundary_ == Boundary::periodic});
-    }
+    if (f.layout.halo == 0) return;
+    const GhostShell<T> shell(f.data, f.layout, boundary_ == Boundary::periodic);
+    Kokkos::parallel_for("wavefd::halo_fill",
+                         Kokkos::RangePolicy<Kokkos::IndexType<index_t>>(0, shell.points()), shell);
   }
 
  private:

@@ -38,6 +38,7 @@ struct RunConfig {
   std::optional<double> courant;  // unset: 0.9 x the stencil's stable limit
   std::string precision = "float";
   std::string variant = "auto";
+  std::string tile = "default";   // the variant's block extents XxYxZ, or default (tuned, else its own)
   std::string tuning;             // tuning file consulted by variant = "auto" ('' = the default file)
   long steps = 100;
   std::string init = "pulse";     // pulse | mode

@@ -21,7 +21,9 @@ void check_courant(const Stencil& s, double courant);
 template <class T>
 class TwoStep {
  public:
-  TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v);
+  // Throws Error (before allocating) for an unstable Courant number, a stencil the variant does
+  // not support, or a tile it does not accept (the default tile always is).
+  TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, const Tile& tile = {});
 
   Field<T>& u() { return u_; }            // u^n
   Field<T>& u_prev() { return u_prev_; }  // u^{n-1}
@@ -30,6 +32,7 @@ class TwoStep {
   const Stencil& stencil() const { return stencil_; }
   const DeviceStencil<T>& weights() const { return weights_; }
   const Variant& variant() const { return *variant_; }
+  const Tile& tile() const { return tile_; }
   Halo<T>& halo() { return *halo_; }
   long steps_done() const { return steps_; }
 
@@ -45,6 +48,7 @@ class TwoStep {
   Stencil stencil_;
   SchemeSpec spec_;
   const Variant* variant_;
+  Tile tile_;
   Layout layout_;
   DeviceStencil<T> weights_;
   Field<T> u_, u_prev_;

@@ -3,6 +3,7 @@
 //   u_prev <- sum_k gamma_k u[. + l_k] - u_prev        (Hamilton eq. 2, u+ overwrites u-)
 // A variant is a small object in a registry (src/kernels/registry.cpp): a name, a supports()
 // predicate and apply() for float and double. Adding a variant = one file + one registry line.
+// Some also take a Tile: the MDRange variants, through BoxTiled (src/kernels/kokkos/box_policy.hpp).
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,24 @@ DeviceStencil<T> make_device_stencil(const Stencil& s, double courant, const Lay
 template <class T>
 std::vector<T> star_axis_weights(const DeviceStencil<T>& d);
 
+// Block extents (x contiguous) of a variant's parallel loop over a box: the MDRange tile, which
+// on GPUs is the thread block. All zero = the variant's own default. Variants with tunable tiles
+// list those worth trying in Variant::tile_candidates(); `wavefd tune` picks the fastest and
+// `scheme.tile` forces one.
+struct Tile {
+  int x = 0, y = 0, z = 0;
+  bool is_default() const { return x == 0 && y == 0 && z == 0; }
+  friend bool operator==(const Tile&, const Tile&) = default;
+};
+
+// Largest extent of a tile on any axis (no GPU block is longer; on a host, x = 1024 takes whole
+// rows of grids up to 1024 points wide). Variants may accept less (Variant::accepted_tiles()).
+inline constexpr int kMaxTileExtent = 1024;
+
+// "default" or "XxYxZ" with each extent 1..kMaxTileExtent; throws Error naming `what` otherwise.
+Tile parse_tile(const std::string& text, const std::string& what);
+std::string to_string(const Tile& t);  // "default" or "32x4x4"
+
 // Everything a variant needs for one update.
 template <class T>
 struct TwoStepArgs {
@@ -40,6 +59,7 @@ struct TwoStepArgs {
   const Stencil* stencil = nullptr;
   const DeviceStencil<T>* weights = nullptr;
   Kokkos::DefaultExecutionSpace exec{};
+  Tile tile{};                  // checked against the variant by TwoStep (Variant::check_tile)
 };
 
 class Variant {
@@ -50,7 +70,21 @@ class Variant {
   virtual bool supports(const Stencil& s, Precision p) const = 0;
   virtual void apply(const TwoStepArgs<float>& a, const Box& box) const = 0;
   virtual void apply(const TwoStepArgs<double>& a, const Box& box) const = 0;
+
+  // Tiles. Variants without tunable tiles keep these defaults: no candidates, and only the
+  // default tile is accepted.
+  // The tiles worth trying besides the default on this build's device (`wavefd tune`,
+  // `wavefd bench --tiles all`); {} = no tunable tile.
+  virtual std::vector<Tile> tile_candidates(const Stencil&, Precision) const { return {}; }
+  virtual bool accepts_tile(const Tile& t) const { return t.is_default(); }
+  // The tiles accepts_tile() takes, in words, for error messages.
+  virtual std::string accepted_tiles() const { return "default (this variant has no tunable tile)"; }
+  // Throws Error "<what> = '<tile>' ...; accepted: <accepted_tiles()>" unless accepts_tile(t).
+  void check_tile(const Tile& t, const std::string& what) const;
 };
+
+// What a tile search covers for `v`: the default tile first, then v's candidates.
+std::vector<Tile> searched_tiles(const Variant& v, const Stencil& s, Precision p);
 
 // Implements both apply() overloads with one template: Derived::template run<T>(args, box).
 template <class Derived>

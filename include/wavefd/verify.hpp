@@ -26,6 +26,7 @@ struct EigenmodeSpec {
   // The exact solution is built for lambda * reference_scale. 1 for verification; the test suite
   // sets it slightly off 1 to prove that a scheme with wrong weights fails the check.
   double reference_scale = 1.0;
+  Tile tile{};  // the variant's block extents (default: its own)
 };
 
 struct EigenmodeResult {

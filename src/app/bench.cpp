@@ -1,5 +1,5 @@
-// `wavefd bench`: times the registered variants (each verified on the device first) against the
-// in-run copy bandwidth, or with --op the first-derivative operators.
+// `wavefd bench`: times the registered variants, at the tiles --tiles selects, each verified on the
+// device first, against the in-run copy bandwidth; or with --op the first-derivative operators.
 #include <cstdio>
 #include <limits>
 
@@ -17,6 +17,10 @@ BenchCommand::BenchCommand(CLI::App& app) {
   sub = app.add_subcommand("bench", "Time kernel variants (verified first) or derivative operators");
   add_stencil_options(*sub, stencil, "");
   sub->add_option("--variant", variant, "Comma-separated variant names, all, or auto (what `run` picks)")
+      ->capture_default_str();
+  sub->add_option("--tiles", tiles,
+                  "Tiles of the variants with tunable tiles: default, all (default + the variant's candidates), "
+                  "or a list like 32x4x4,64x4x2,default")
       ->capture_default_str();
   sub->add_option("--sweep", sweep, "hamilton: the first 20 stencils of each family (Hamilton Fig. 7)");
   sub->add_option("--precision", precisions, "float and/or double")->capture_default_str();
@@ -88,51 +92,67 @@ std::vector<const Variant*> chosen_variants(const std::string& list, const Stenc
   return out;
 }
 
-}  // namespace
+// One row of the table: a variant at one tile, on one stencil, in one precision.
+struct BenchCase {
+  const Stencil* stencil;
+  std::string precision;
+  const Variant* variant;
+  Tile tile;
+};
 
-// Verifies and times the chosen variants on `s`; one table row and one JSON case per variant and
-// precision. Returns the number of variants that failed verification (they are not timed).
-int BenchCommand::bench_stencil(const Stencil& s, double copy_gbs, nlohmann::json& out, int& cases) const {
-  const Index3 grid{n[0], n[1], n[2]};
-  const double points = double(grid[0]) * double(grid[1]) * double(grid[2]);
-  int failures = 0;
-  for (const auto& pname : precisions) {
-    const Precision p = parse_precision(pname);
-    for (const Variant* v : chosen_variants(variant, s, p)) {
-      ++cases;
-      nlohmann::json row{{"stencil", s.name}, {"family", std::string(to_string(s.family))}, {"K", s.size()},
-                         {"radius", s.radius}, {"variant", v->name()}, {"precision", pname}};
-      // Refuse to time a kernel that does not reproduce the exact eigenmode on this device.
-      EigenmodeSpec vs;
-      vs.n = {std::max<index_t>(20, s.radius), std::max<index_t>(17, s.radius), std::max<index_t>(13, s.radius)};
-      const EigenmodeResult check = verify_eigenmode(s, *v, p, vs);
-      row["verification"] = {{"max_error", check.max_error}, {"tolerance", check.tolerance},
-                             {"passed", check.passed()}};
-      if (!check.passed()) {
-        std::printf("%-16s %-16s %-7s %-6s  not timed: eigenmode error %.3e > tolerance %.3e\n", s.name.c_str(),
-                    v->name().c_str(), pname.c_str(), "FAIL", check.max_error, check.tolerance);
-        ++failures;
-        out["cases"].push_back(row);
-        continue;
-      }
-      const VariantTiming t = time_variant(s, *v, p, grid, steps, warmup, reps);
-      const Stats& st = t.kernel;
-      const double bytes = 3.0 * (p == Precision::f32 ? 4 : 8) * points;  // read u, u-, write u+
-      const double gpts = points / st.min / 1e9, gbs = bytes / st.min / 1e9;
-      std::printf("%-16s %-16s %-7s %-6s %10.4f %9.4f %10.4f %9.4f %9.3f %9.1f %6.1f%% %10.4f\n", s.name.c_str(),
-                  v->name().c_str(), pname.c_str(), "ok", st.mean * 1e3, st.sd * 1e3, st.min * 1e3,
-                  st.min / points * 1e9, gpts, gbs, 100 * gbs / copy_gbs, t.step.min * 1e3);
-      row["seconds_per_step"] = to_json(st);
-      row["seconds_per_full_step"] = to_json(t.step);
-      row["ctpn_ns"] = st.min / points * 1e9;
-      row["gpts_per_s"] = gpts;
-      row["effective_gb_per_s"] = gbs;
-      row["percent_of_copy"] = 100 * gbs / copy_gbs;
-      out["cases"].push_back(row);
+// Every case, in table order. Throws Error for a --tiles entry a chosen variant does not accept,
+// before anything is timed.
+std::vector<BenchCase> plan_cases(const BenchCommand& b, const std::vector<Stencil>& stencils) {
+  const TileSelection tiles(b.tiles, "--tiles");
+  std::vector<BenchCase> cases;
+  for (const Stencil& s : stencils)
+    for (const auto& pname : b.precisions) {
+      const Precision p = parse_precision(pname);
+      for (const Variant* v : chosen_variants(b.variant, s, p))
+        for (const Tile& t : tiles.for_variant(*v, s, p)) cases.push_back({&s, pname, v, t});
     }
-  }
-  return failures;
+  if (cases.empty()) throw Error("--variant = '" + b.variant + "' matched no variant supporting the stencil");
+  return cases;
 }
+
+// Verifies, then times one case: a table row and a JSON case. Returns false when it fails the
+// verification (then it is not timed).
+bool bench_case(const BenchCommand& b, const BenchCase& c, double copy_gbs, nlohmann::json& out) {
+  const Stencil& s = *c.stencil;
+  const Variant& v = *c.variant;
+  const Precision p = parse_precision(c.precision);
+  const Index3 grid{b.n[0], b.n[1], b.n[2]};
+  const double points = double(grid[0]) * double(grid[1]) * double(grid[2]);
+  const std::string tile = to_string(c.tile);
+  nlohmann::json row{{"stencil", s.name}, {"family", std::string(to_string(s.family))}, {"K", s.size()},
+                     {"radius", s.radius}, {"variant", v.name()}, {"tile", tile}, {"precision", c.precision}};
+  // Refuse to time a kernel that does not reproduce the exact eigenmode on this device.
+  const EigenmodeResult check = verify_before_timing(s, v, c.tile, p);
+  row["verification"] = {{"max_error", check.max_error}, {"tolerance", check.tolerance}, {"passed", check.passed()}};
+  if (!check.passed()) {
+    std::printf("%-16s %-16s %-10s %-7s %-6s  not timed: eigenmode error %.3e > tolerance %.3e\n", s.name.c_str(),
+                v.name().c_str(), tile.c_str(), c.precision.c_str(), "FAIL", check.max_error, check.tolerance);
+    out["cases"].push_back(row);
+    return false;
+  }
+  const VariantTiming t = time_variant(s, v, c.tile, p, grid, b.steps, b.warmup, b.reps);
+  const Stats& st = t.kernel;
+  const double bytes = 3.0 * (p == Precision::f32 ? 4 : 8) * points;  // read u, u-, write u+
+  const double gpts = points / st.min / 1e9, gbs = bytes / st.min / 1e9;
+  std::printf("%-16s %-16s %-10s %-7s %-6s %10.4f %9.4f %10.4f %9.4f %9.3f %9.1f %6.1f%% %10.4f\n", s.name.c_str(),
+              v.name().c_str(), tile.c_str(), c.precision.c_str(), "ok", st.mean * 1e3, st.sd * 1e3, st.min * 1e3,
+              st.min / points * 1e9, gpts, gbs, 100 * gbs / copy_gbs, t.step.min * 1e3);
+  row["seconds_per_step"] = to_json(st);
+  row["seconds_per_full_step"] = to_json(t.step);
+  row["ctpn_ns"] = st.min / points * 1e9;
+  row["gpts_per_s"] = gpts;
+  row["effective_gb_per_s"] = gbs;
+  row["percent_of_copy"] = 100 * gbs / copy_gbs;
+  out["cases"].push_back(row);
+  return true;
+}
+
+}  // namespace
 
 int BenchCommand::execute() {
   if (n.size() != 3) throw Error("--n needs 3 values nx ny nz");
@@ -153,6 +173,7 @@ int BenchCommand::execute() {
   const std::vector<Stencil> stencils = sweep.empty() ? std::vector<Stencil>{build_stencil(stencil)} : hamilton_sweep();
   const Index3 grid{n[0], n[1], n[2]};
   for (const Stencil& s : stencils) (void)make_layout(grid, s.radius, true, 4);  // every halo fits
+  const std::vector<BenchCase> cases = plan_cases(*this, stencils);
   const double points = double(grid[0]) * double(grid[1]) * double(grid[2]);
   // Copy probe sized like one field of the largest precision benchmarked (at least 64 MiB).
   const std::size_t field_bytes = std::size_t(points) * 8;
@@ -169,13 +190,13 @@ int BenchCommand::execute() {
   else out["sweep"] = sweep;
   out["grid"] = n;
   out["steps"] = steps, out["reps"] = reps, out["warmup"] = warmup;
+  out["tiles"] = tiles;
 
   std::printf("kernel = the variant's interior update alone; step = ghost fill + update (what `run` does)\n");
-  std::printf("%-16s %-16s %-7s %-6s %10s %9s %10s %9s %9s %9s %7s %10s\n", "stencil", "variant", "prec", "verify",
-              "mean ms", "sd ms", "min ms", "CTPN ns", "Gpts/s", "GB/s", "%copy", "step ms");
-  int failures = 0, cases = 0;
-  for (const Stencil& s : stencils) failures += bench_stencil(s, copy.gbs, out, cases);
-  if (cases == 0) throw Error("--variant = '" + variant + "' matched no variant supporting the stencil");
+  std::printf("%-16s %-16s %-10s %-7s %-6s %10s %9s %10s %9s %9s %9s %7s %10s\n", "stencil", "variant", "tile", "prec",
+              "verify", "mean ms", "sd ms", "min ms", "CTPN ns", "Gpts/s", "GB/s", "%copy", "step ms");
+  int failures = 0;
+  for (const BenchCase& c : cases) failures += bench_case(*this, c, copy.gbs, out) ? 0 : 1;
   if (!json.empty()) {
     write_json_file(json, out, "--json");
     std::printf("results written to %s\n", json.c_str());

@@ -38,6 +38,7 @@ struct VerifyCommand : Command {
 struct BenchCommand : Command {
   StencilConfig stencil;
   std::string variant = "all";
+  std::string tiles = "default";  // default | all | a list of tiles (TileSelection)
   std::vector<std::string> precisions{"float", "double"};
   std::vector<long long> n{128, 128, 128};
   int steps = 10, warmup = 1, reps = 5;
@@ -47,12 +48,12 @@ struct BenchCommand : Command {
   std::string sweep;  // hamilton: the first 20 stencils of each family instead of one stencil
   explicit BenchCommand(CLI::App& app);
   int execute() override;
-  int bench_stencil(const Stencil& s, double copy_gbs, nlohmann::json& out, int& cases) const;
 };
 
 struct TuneCommand : Command {
   StencilConfig stencil;
   std::string variant = "all";  // kk-spmv (a baseline) is only tuned when named
+  std::string tiles = "all";    // as bench --tiles
   std::vector<std::string> precisions{"float", "double"};
   std::vector<long long> n{256, 256, 256};
   int steps = 10, warmup = 1, reps = 5;

@@ -41,13 +41,44 @@ struct RunResult {
   double seconds = 0;
   double max_abs = 0;
   double mode_error = -1;  // init = mode: max |u - exact|
-  std::string variant;
 };
 
+// The kernel a run uses, and where each part of the choice came from.
+struct KernelChoice {
+  const Variant* variant = nullptr;
+  std::string variant_source;
+  Tile tile;
+  std::string tile_source;
+};
+
+// scheme.variant = auto: the variant and tile `wavefd tune` recorded for this device, stencil,
+// precision and size class, when this build can run them; else the default preference for the
+// kind of device, with its own tile. scheme.tile, when given, overrides the tile. Throws Error for a
+// tile the chosen variant does not accept.
+KernelChoice choose_kernel(const RunConfig& c, const Stencil& s, Precision p, const Index3& n) {
+  KernelChoice k;
+  k.tile = parse_tile(c.tile, "scheme.tile");
+  k.tile_source = k.tile.is_default() ? "variant default" : "requested";
+  k.variant_source = c.variant == "auto" ? "default order" : "requested";
+  if (c.variant == "auto") {
+    const std::string file = c.tuning.empty() ? default_tuning_file() : c.tuning;
+    const auto tuned = lookup_tuning(file, tuning_key(s, p, n), "scheme.tuning");
+    // A tuned kernel this build cannot run (another build or version wrote the file) is ignored.
+    for (const auto& v : variants())
+      if (tuned && v->name() == tuned->variant && v->supports(s, p) && v->accepts_tile(tuned->tile)) {
+        k.variant = v.get(), k.variant_source = "tuned, " + file;
+        if (k.tile.is_default()) k.tile = tuned->tile, k.tile_source = "tuned";
+      }
+  }
+  if (k.variant == nullptr) k.variant = &select_variant(c.variant, s, p);
+  k.variant->check_tile(k.tile, "scheme.tile");
+  return k;
+}
+
 template <class T>
-RunResult run_scheme(const Stencil& s, const SchemeSpec& spec, const Variant& v, const RunConfig& c,
+RunResult run_scheme(const Stencil& s, const SchemeSpec& spec, const KernelChoice& kernel, const RunConfig& c,
                      Progress& progress) {
-  TwoStep<T> engine(s, spec, v);
+  TwoStep<T> engine(s, spec, *kernel.variant, kernel.tile);
   const Layout l = engine.layout();
   const Index3 N = spec.domain.global, off = spec.domain.offset;
   Kokkos::deep_copy(engine.u().data, std::numeric_limits<T>::quiet_NaN());  // ghosts/padding: poison
@@ -119,7 +150,6 @@ RunResult run_scheme(const Stencil& s, const SchemeSpec& spec, const Variant& v,
       Kokkos::Max<double>(max_abs), Kokkos::Max<double>(err));
   r.max_abs = max_abs;
   if (mode) r.mode_error = err;
-  r.variant = v.name();
   return r;
 }
 
@@ -146,32 +176,21 @@ int RunCommand::execute() {
     throw Error("scheme.init = '" + c.init + "' is unknown; accepted: pulse, mode");
   if (!(c.status_interval > 0)) throw Error("output.status_interval must be > 0 seconds");
   if (!c.summary.empty()) check_writable(c.summary, "output.summary");
-  // auto: the tuned variant for this device, stencil, precision and size when `wavefd tune`
-  // recorded one, else the default preference for the kind of device.
-  std::string variant_name = c.variant, variant_source = c.variant == "auto" ? "default order" : "requested";
-  if (c.variant == "auto") {
-    const std::string file = c.tuning.empty() ? default_tuning_file() : c.tuning;
-    const auto tuned = lookup_tuned_variant(file, tuning_key(s, precision, spec.domain.global), "scheme.tuning");
-    // A tuned variant this build lacks (another build or version wrote the file) is ignored.
-    for (const auto& candidate : variants())
-      if (tuned && candidate->name() == *tuned && candidate->supports(s, precision))
-        variant_name = *tuned, variant_source = "tuned, " + file;
-  }
-  const Variant& v = select_variant(variant_name, s, precision);
+  const KernelChoice kernel = choose_kernel(c, s, precision, spec.domain.global);
   Progress progress(Progress::parse(c.progress), c.steps,
                     double(spec.domain.local[0] * spec.domain.local[1] * spec.domain.local[2]),
                     c.status_interval);
 
   const double points = double(c.n[0]) * double(c.n[1]) * double(c.n[2]);
   std::printf("wavefd run: %s (K=%zu, radius %d), %lld x %lld x %lld %s, %s, courant %.6g "
-              "(limit %.6g), %ld steps, variant %s (%s) on %s\n",
+              "(limit %.6g), %ld steps, variant %s (%s), tile %s (%s) on %s\n",
               s.name.c_str(), s.size(), s.radius, c.n[0], c.n[1], c.n[2],
               std::string(to_string(spec.boundary)).c_str(), c.precision.c_str(), spec.courant,
-              s.max_courant, c.steps, v.name().c_str(), variant_source.c_str(),
-              Kokkos::DefaultExecutionSpace::name());
+              s.max_courant, c.steps, kernel.variant->name().c_str(), kernel.variant_source.c_str(),
+              to_string(kernel.tile).c_str(), kernel.tile_source.c_str(), Kokkos::DefaultExecutionSpace::name());
   std::fflush(stdout);
-  const RunResult r = precision == Precision::f32 ? run_scheme<float>(s, spec, v, c, progress)
-                                                  : run_scheme<double>(s, spec, v, c, progress);
+  const RunResult r = precision == Precision::f32 ? run_scheme<float>(s, spec, kernel, c, progress)
+                                                  : run_scheme<double>(s, spec, kernel, c, progress);
   const double updates = points * double(c.steps);
   const double bytes_per_point = 3.0 * (precision == Precision::f32 ? 4 : 8);
   const double ctpn_ns = r.seconds / updates * 1e9;
@@ -191,7 +210,8 @@ int RunCommand::execute() {
                    {"stencil", {{"family", c.stencil.family}, {"name", s.name}, {"K", s.size()},
                                 {"radius", s.radius}, {"max_courant", s.max_courant}}},
                    {"scheme", {{"courant", spec.courant}, {"precision", c.precision},
-                               {"variant", r.variant}, {"variant_source", variant_source},
+                               {"variant", kernel.variant->name()}, {"variant_source", kernel.variant_source},
+                               {"tile", to_string(kernel.tile)}, {"tile_source", kernel.tile_source},
                                {"steps", c.steps}, {"init", c.init}}}};
     j["kokkos"] = execution_json();
     j["ranks"] = world_size();

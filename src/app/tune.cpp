@@ -1,7 +1,8 @@
-// `wavefd tune`: finds the fastest verified variant for a stencil, precision and grid size on this
-// device and records it in the tuning file that `wavefd run` consults for scheme.variant = "auto".
+// `wavefd tune`: finds the fastest verified variant and tile for a stencil, precision and grid
+// size on this device and records them in the tuning file that `wavefd run` consults.
 #include <cstdio>
 #include <ctime>
+#include <optional>
 
 #include "app/commands.hpp"
 #include "bench/variant_timing.hpp"
@@ -11,9 +12,11 @@
 namespace wavefd::app {
 
 TuneCommand::TuneCommand(CLI::App& app) {
-  sub = app.add_subcommand("tune", "Find the fastest verified variant per stencil/precision/size and cache it");
+  sub = app.add_subcommand("tune", "Find the fastest verified variant and tile per stencil/precision/size and cache it");
   add_stencil_options(*sub, stencil, "");
   sub->add_option("--variant", variant, "Comma-separated candidates, or all (kk-spmv only when named)")
+      ->capture_default_str();
+  sub->add_option("--tiles", tiles, "Tiles searched per variant with tunable tiles: all, default, or a list like 32x4x4,default")
       ->capture_default_str();
   sub->add_option("--precision", precisions, "float and/or double")->capture_default_str();
   sub->add_option("--n", n, "Grid nx ny nz to tune on (the size class is log2 of the points)")
@@ -26,7 +29,8 @@ TuneCommand::TuneCommand(CLI::App& app) {
 }
 
 namespace {
-bool candidate(const std::string& list, const std::string& name) {
+// Whether --variant selects `name`.
+bool considered(const std::string& list, const std::string& name) {
   return list == "all" ? name != "kk-spmv" : name_in_list(list, name);
 }
 }  // namespace
@@ -39,36 +43,50 @@ int TuneCommand::execute() {
   (void)make_layout(grid, s.radius, true, 4);
   const std::string file = tuning_file.empty() ? default_tuning_file() : tuning_file;
   const double points = double(grid[0]) * double(grid[1]) * double(grid[2]);
+  // Every (variant, tile) per precision, planned first: a tile a variant refuses stops the run
+  // before anything is timed or written.
+  const TileSelection selection(tiles, "--tiles");
+  struct Candidate {
+    const Variant* variant;
+    Tile tile;
+  };
+  std::vector<std::vector<Candidate>> plan;
   for (const auto& pname : precisions) {
+    const Precision p = parse_precision(pname);
+    plan.emplace_back();
+    for (const auto& v : variants())
+      if (considered(variant, v->name()) && v->supports(s, p))
+        for (const Tile& t : selection.for_variant(*v, s, p)) plan.back().push_back({v.get(), t});
+  }
+  for (std::size_t i = 0; i < precisions.size(); ++i) {
+    const std::string& pname = precisions[i];
     const Precision p = parse_precision(pname);
     const TuningKey key = tuning_key(s, p, grid);
     std::printf("tune: %s\n", key.str().c_str());
-    nlohmann::json measured = nlohmann::json::object();
-    std::string best;
+    nlohmann::json measured = nlohmann::json::array();
+    std::optional<TunedKernel> best;
     double best_ctpn = 0;
-    for (const auto& v : variants()) {
-      if (!candidate(variant, v->name()) || !v->supports(s, p)) continue;
-      EigenmodeSpec check;
-      check.n = {std::max<index_t>(20, s.radius), std::max<index_t>(17, s.radius), std::max<index_t>(13, s.radius)};
-      const EigenmodeResult r = verify_eigenmode(s, *v, p, check);
+    for (const Candidate& c : plan[i]) {
+      const std::string name = c.variant->name(), tile = to_string(c.tile);
+      const EigenmodeResult r = verify_before_timing(s, *c.variant, c.tile, p);
       if (!r.passed()) {
-        std::printf("  %-18s FAILS verification (error %.3e > %.3e): not a candidate\n", v->name().c_str(),
-                    r.max_error, r.tolerance);
+        std::printf("  %-18s %-10s FAILS verification (error %.3e > %.3e): not a candidate\n", name.c_str(),
+                    tile.c_str(), r.max_error, r.tolerance);
         continue;
       }
-      const VariantTiming t = time_variant(s, *v, p, grid, steps, warmup, reps);
+      const VariantTiming t = time_variant(s, *c.variant, c.tile, p, grid, steps, warmup, reps);
       const double ctpn = t.kernel.min / points * 1e9;
-      measured[v->name()] = ctpn;
-      std::printf("  %-18s CTPN %8.2f ps  %8.3f Gpts/s\n", v->name().c_str(), ctpn * 1e3, 1 / ctpn);
-      if (best.empty() || ctpn < best_ctpn) best = v->name(), best_ctpn = ctpn;
+      measured.push_back({{"variant", name}, {"tile", tile}, {"ctpn_ns", ctpn}});
+      std::printf("  %-18s %-10s CTPN %8.2f ps  %8.3f Gpts/s\n", name.c_str(), tile.c_str(), ctpn * 1e3, 1 / ctpn);
+      if (!best || ctpn < best_ctpn) best = TunedKernel{name, c.tile}, best_ctpn = ctpn;
     }
-    if (best.empty()) throw Error("tune: no verified variant supports " + s.name + " in " + pname);
+    if (!best) throw Error("tune: no verified variant supports " + s.name + " in " + pname);
     char date[32];
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    store_tuning(file, key, {{"variant", best}, {"ctpn_ns", best_ctpn}, {"grid", n}, {"measured_ctpn_ns", measured},
-                             {"date", date}});
-    std::printf("  -> %s (recorded in %s)\n", best.c_str(), file.c_str());
+    store_tuning(file, key, *best, {{"ctpn_ns", best_ctpn}, {"grid", n}, {"measured", measured}, {"date", date}});
+    std::printf("  -> %s, tile %s (recorded in %s)\n", best->variant.c_str(), to_string(best->tile).c_str(),
+                file.c_str());
   }
   return 0;
 }

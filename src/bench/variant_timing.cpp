@@ -1,16 +1,20 @@
 #include "bench/variant_timing.hpp"
 
+#include <algorithm>
+#include <sstream>
+
 #include "wavefd/two_step.hpp"
 
 namespace wavefd {
 namespace {
 
 template <class T>
-VariantTiming time_in(const Stencil& s, const Variant& v, const Index3& n, int steps, int warmup, int reps) {
+VariantTiming time_in(const Stencil& s, const Variant& v, const Tile& tile, const Index3& n, int steps, int warmup,
+                      int reps) {
   SchemeSpec spec;
   spec.domain = Domain::single(n);
   spec.courant = 0.9 * s.max_courant;
-  TwoStep<T> engine(s, spec, v);
+  TwoStep<T> engine(s, spec, v, tile);
   Kokkos::deep_copy(engine.u().data, T(0.5));
   Kokkos::deep_copy(engine.u_prev().data, T(0.25));
   auto per_step = [steps](Stats st) {
@@ -25,10 +29,32 @@ VariantTiming time_in(const Stencil& s, const Variant& v, const Index3& n, int s
 
 }  // namespace
 
-VariantTiming time_variant(const Stencil& s, const Variant& v, Precision p, const Index3& n, int steps,
-                           int warmup, int reps) {
-  return p == Precision::f32 ? time_in<float>(s, v, n, steps, warmup, reps)
-                             : time_in<double>(s, v, n, steps, warmup, reps);
+EigenmodeResult verify_before_timing(const Stencil& s, const Variant& v, const Tile& tile, Precision p) {
+  EigenmodeSpec check;
+  check.n = {std::max<index_t>(20, s.radius), std::max<index_t>(17, s.radius), std::max<index_t>(13, s.radius)};
+  check.tile = tile;
+  return verify_eigenmode(s, v, p, check);
+}
+
+VariantTiming time_variant(const Stencil& s, const Variant& v, const Tile& tile, Precision p, const Index3& n,
+                           int steps, int warmup, int reps) {
+  return p == Precision::f32 ? time_in<float>(s, v, tile, n, steps, warmup, reps)
+                             : time_in<double>(s, v, tile, n, steps, warmup, reps);
+}
+
+TileSelection::TileSelection(const std::string& text, const std::string& what) : what_(what), all_(text == "all") {
+  if (all_) return;
+  // getline yields no empty last item, so "" and "32x4x4," are refused here, as the whole value.
+  if (text.empty() || text.back() == ',') (void)parse_tile(text, what);  // throws
+  std::stringstream items(text);
+  for (std::string item; std::getline(items, item, ',');) list_.push_back(parse_tile(item, what));
+}
+
+std::vector<Tile> TileSelection::for_variant(const Variant& v, const Stencil& s, Precision p) const {
+  if (all_) return searched_tiles(v, s, p);
+  if (v.tile_candidates(s, p).empty()) return {Tile{}};
+  for (const Tile& t : list_) v.check_tile(t, what_);
+  return list_;
 }
 
 }  // namespace wavefd

@@ -1,7 +1,12 @@
 #pragma once
-// Timing one kernel variant on a grid: shared by `wavefd bench` and `wavefd tune`.
+// Verifying, then timing, one kernel variant and tile on a grid: shared by `wavefd bench` and
+// `wavefd tune`, which time nothing that fails the check.
+#include <string>
+#include <vector>
+
 #include "wavefd/measure.hpp"
 #include "wavefd/variant.hpp"
+#include "wavefd/verify.hpp"
 
 namespace wavefd {
 
@@ -10,9 +15,28 @@ struct VariantTiming {
   Stats step;    // seconds per full step (ghost fill + update)
 };
 
+// The exact-eigenmode check on this device, on a small non-cubic periodic grid (20 x 17 x 13, or
+// the stencil radius where larger), so that most tiles are partial at its edges.
+EigenmodeResult verify_before_timing(const Stencil& s, const Variant& v, const Tile& tile, Precision p);
+
 // `warmup` + `reps` repetitions of `steps` steps on an n[0] x n[1] x n[2] periodic grid at 0.9 of
 // the stable Courant number, with smooth non-zero data (values do not change the timing).
-VariantTiming time_variant(const Stencil& s, const Variant& v, Precision p, const Index3& n, int steps,
-                           int warmup, int reps);
+VariantTiming time_variant(const Stencil& s, const Variant& v, const Tile& tile, Precision p, const Index3& n,
+                           int steps, int warmup, int reps);
+
+// The tiles to time per variant, from an option (`what`, e.g. "--tiles"): "default", "all" (the
+// default tile, then the variant's candidates), or a comma-separated list of tiles, "default"
+// among them, for the variants with tunable tiles (the others are timed at their default).
+class TileSelection {
+ public:
+  TileSelection(const std::string& text, const std::string& what);  // throws Error for a bad tile
+  // Throws Error for a listed tile that `v` (with tunable tiles) does not accept.
+  std::vector<Tile> for_variant(const Variant& v, const Stencil& s, Precision p) const;
+
+ private:
+  std::string what_;
+  bool all_ = false;
+  std::vector<Tile> list_;
+};
 
 }  // namespace wavefd

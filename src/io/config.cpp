@@ -62,8 +62,12 @@ void add_run_options(CLI::App& run, RunConfig& c) {
   run.add_option("--scheme.precision", c.precision, "float | double")->capture_default_str();
   run.add_option("--scheme.variant", c.variant, "Kernel variant (see `wavefd info`) or auto")
       ->capture_default_str();
+  run.add_option("--scheme.tile", c.tile,
+                 "Block extents XxYxZ of variants with tunable tiles (mdrange-star, mdrange-general), or default "
+                 "(with variant = auto the tuned tile, else the variant's own)")
+      ->capture_default_str();
   run.add_option("--scheme.tuning", c.tuning,
-                 "Tuning file that variant = auto consults (default $WAVEFD_TUNING_FILE or "
+                 "Tuning file that variant = auto consults for the variant and tile (default $WAVEFD_TUNING_FILE or "
                  "~/.cache/wavefd/tuning.json; written by `wavefd tune`)");
   run.add_option("--scheme.steps", c.steps, "Time steps, >= 1")->capture_default_str();
   run.add_option("--scheme.init", c.init,

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include "io/summary.hpp"
 #include "wavefd/measure.hpp"
@@ -43,17 +44,25 @@ std::string default_tuning_file() {
   return "wavefd-tuning.json";
 }
 
-std::optional<std::string> lookup_tuned_variant(const std::string& file, const TuningKey& key,
-                                                const std::string& what) {
+std::optional<TunedKernel> lookup_tuning(const std::string& file, const TuningKey& key, const std::string& what) {
   const nlohmann::json j = read_file(file, what);
-  if (j.is_null() || !j["entries"].contains(key.str())) return std::nullopt;
-  return j["entries"][key.str()].value("variant", "");
+  if (j.is_null()) return std::nullopt;
+  const auto entry = j.at("entries").find(key.str());
+  if (entry == j.at("entries").end()) return std::nullopt;
+  const auto variant = entry->find("variant"), tile = entry->find("tile");  // end() unless an object
+  const std::string where = what + " = '" + file + "'";
+  if (variant == entry->end() || !variant->is_string() || (tile != entry->end() && !tile->is_string()))
+    throw Error(where + ": the entry '" + key.str() + "' needs \"variant\" and an optional \"tile\", both strings");
+  return TunedKernel{variant->get<std::string>(),
+                     tile == entry->end() ? Tile{} : parse_tile(tile->get<std::string>(), where + ": tile")};
 }
 
-void store_tuning(const std::string& file, const TuningKey& key, const nlohmann::json& entry) {
+void store_tuning(const std::string& file, const TuningKey& key, const TunedKernel& best, nlohmann::json details) {
   nlohmann::json j = read_file(file, "--tuning-file");
   if (j.is_null()) j = {{"format", kFormat}, {"entries", nlohmann::json::object()}};
-  j["entries"][key.str()] = entry;
+  details["variant"] = best.variant;
+  details["tile"] = to_string(best.tile);
+  j["entries"][key.str()] = std::move(details);
   const auto dir = std::filesystem::path(file).parent_path();
   if (!dir.empty()) std::filesystem::create_directories(dir);
   write_json_file(file, j, "--tuning-file");

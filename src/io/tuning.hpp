@@ -1,12 +1,17 @@
 #pragma once
-// The tuning cache: the fastest verified variant per (device, stencil, precision, grid size
-// class), written by `wavefd tune` and read by `wavefd run` when scheme.variant = "auto".
+// The tuning cache: the fastest verified variant and tile per (device, stencil, precision, grid
+// size class), written by `wavefd tune` and read by `wavefd run`.
+//
+// File format (JSON): {"format": "wavefd-tuning-1", "entries": {TuningKey::str(): entry}}, where
+// an entry holds "variant" (a name), "tile" ("default" or "XxYxZ"; absent in files written before
+// tiles existed, which means the default tile) and what tune measured (informational).
 #include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "wavefd/stencil.hpp"
+#include "wavefd/variant.hpp"
 
 namespace wavefd {
 
@@ -23,11 +28,18 @@ TuningKey tuning_key(const Stencil& s, Precision p, const Index3& n);
 // $WAVEFD_TUNING_FILE, else $HOME/.cache/wavefd/tuning.json, else ./wavefd-tuning.json.
 std::string default_tuning_file();
 
-// The tuned variant for `key`; nothing when the file does not exist or has no entry. Throws Error
-// (naming `what`) when the file exists but is not a wavefd tuning file.
-std::optional<std::string> lookup_tuned_variant(const std::string& file, const TuningKey& key, const std::string& what);
+// What an entry chose.
+struct TunedKernel {
+  std::string variant;
+  Tile tile;
+};
 
-// Adds or replaces the entry for `key` (creating the file and its directory if needed).
-void store_tuning(const std::string& file, const TuningKey& key, const nlohmann::json& entry);
+// The tuned kernel for `key`; nothing when the file does not exist or has no entry. Throws Error
+// (naming `what`) when the file exists but is not a wavefd tuning file or the entry is malformed.
+std::optional<TunedKernel> lookup_tuning(const std::string& file, const TuningKey& key, const std::string& what);
+
+// Adds or replaces the entry for `key`: `best` plus the fields of `details` (creating the file and
+// its directory if needed).
+void store_tuning(const std::string& file, const TuningKey& key, const TunedKernel& best, nlohmann::json details);
 
 }  // namespace wavefd

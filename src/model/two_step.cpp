@@ -16,11 +16,12 @@ void check_courant(const Stencil& s, double courant) {
 }
 
 template <class T>
-TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v)
-    : stencil_(s), spec_(spec), variant_(&v) {
+TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, const Tile& tile)
+    : stencil_(s), spec_(spec), variant_(&v), tile_(tile) {
   check_courant(s, spec.courant);
   if (!v.supports(s, sizeof(T) == 4 ? Precision::f32 : Precision::f64))
     throw Error("scheme.variant = '" + v.name() + "' does not support " + s.name);
+  v.check_tile(tile, "scheme.tile");
   layout_ = make_layout(spec.domain.local, s.radius, spec.pad_rows, sizeof(T));
   weights_ = make_device_stencil<T>(s, spec.courant, layout_);
   u_ = make_field<T>("wavefd::u", layout_);
@@ -30,7 +31,7 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v)
 
 template <class T>
 TwoStepArgs<T> TwoStep<T>::args() const {
-  return TwoStepArgs<T>{u_.data, u_prev_.data, layout_, &stencil_, &weights_, {}};
+  return TwoStepArgs<T>{u_.data, u_prev_.data, layout_, &stencil_, &weights_, {}, tile_};
 }
 
 template <class T>

@@ -30,7 +30,7 @@ EigenmodeResult run_eigenmode(const Stencil& s, const Variant& v, const Eigenmod
   scheme.boundary = spec.boundary;
   scheme.pad_rows = spec.pad_rows;
   scheme.courant = spec.courant_fraction * s.max_courant;
-  TwoStep<T> engine(s, scheme, v);
+  TwoStep<T> engine(s, scheme, v, spec.tile);
   const Layout l = engine.layout();
   const Domain dom = engine.domain();
   const bool periodic = spec.boundary == Boundary::periodic;

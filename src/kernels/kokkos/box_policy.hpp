@@ -2,9 +2,12 @@
 // The MDRange policy every Kokkos box kernel uses: index 0 = x (contiguous). Iterate::Left makes
 // x the fastest loop on the host; on GPUs Kokkos maps threadIdx.x to index 0 either way.
 #include <algorithm>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include "wavefd/grid.hpp"
+#include "wavefd/variant.hpp"
 
 namespace wavefd::kernels {
 
@@ -15,6 +18,44 @@ using BoxPolicy = Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace,
 inline BoxPolicy box_policy(const Kokkos::DefaultExecutionSpace& exec, const Box& b) {
   return BoxPolicy(exec, {b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]});
 }
+
+// The same policy with block extents `t`; the default tile keeps Kokkos' own choice (on CUDA
+// 16x2x2, on hosts whole x rows by 2x2). Tiles need not divide the box: edge tiles are partial.
+inline BoxPolicy box_policy(const Kokkos::DefaultExecutionSpace& exec, const Box& b, const Tile& t) {
+  if (t.is_default()) return box_policy(exec, b);
+  return BoxPolicy(exec, {b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}, {t.x, t.y, t.z});
+}
+
+// A variant whose kernels run on box_policy(exec, box, args.tile): Base (VariantFor or
+// RadiusVariantFor) with the tiles that policy takes on this build's device. A GPU tile is a
+// thread block: z at most 64 (CUDA's block limit), and at most 512 threads, Kokkos' own cap for
+// the tiles it picks: a 1024-thread block needs <= 64 registers per thread, and mdrange-star takes
+// up to 79 (double, nvcc 13, sm_90), so such a block would fail to launch.
+template <class Base>
+class BoxTiled : public Base {
+ public:
+  // GPU: warp multiples with x >= 16 for coalesced rows. Host: the x loop is innermost, and whole
+  // rows (x = 1024) by small y-z blocks were as fast as anything tried (docs/performance.md, CPU);
+  // 64x8x8 is the cache-blocked alternative for CPUs with more cores per cache.
+  std::vector<Tile> tile_candidates(const Stencil&, Precision) const override {
+    if (kOnHost) return {{1024, 1, 1}, {1024, 4, 1}, {1024, 8, 8}, {64, 8, 8}};
+    return {{32, 4, 4}, {32, 8, 2}, {64, 4, 2}, {128, 2, 2}, {16, 8, 4}, {32, 2, 8}, {64, 2, 2}, {32, 4, 2}};
+  }
+  bool accepts_tile(const Tile& t) const override {
+    if (t.is_default()) return true;
+    const bool extents = std::min({t.x, t.y, t.z}) >= 1 && std::max({t.x, t.y, t.z}) <= kMaxTileExtent;
+    return extents && (kOnHost || (t.x * t.y * t.z <= kMaxThreads && t.z <= kMaxZ));
+  }
+  std::string accepted_tiles() const override {
+    const std::string any = "default, or XxYxZ with each extent 1.." + std::to_string(kMaxTileExtent);
+    if (kOnHost) return any;
+    return any + ", x*y*z <= " + std::to_string(kMaxThreads) + " threads per block and z <= " + std::to_string(kMaxZ);
+  }
+
+ private:
+  static constexpr bool kOnHost = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
+  static constexpr int kMaxThreads = 512, kMaxZ = 64;
+};
 
 // Streaming kernels: one index per (x, y) column and z chunk, each walking its chunk plane by
 // plane. Chunks are long against the 2R planes each stream preloads, and numerous enough to fill

@@ -1,4 +1,4 @@
-// mdrange-general: Hamilton's KernelA. Any stencil, one loop over the offset list.
+// mdrange-general: Hamilton's KernelA. Any stencil, one loop over the offset list. Tunable tile.
 #include "box_policy.hpp"
 #include "wavefd/variant.hpp"
 
@@ -22,7 +22,7 @@ struct GeneralUpdate {
   }
 };
 
-class MdrangeGeneral final : public VariantFor<MdrangeGeneral> {
+class MdrangeGeneral final : public BoxTiled<VariantFor<MdrangeGeneral>> {
  public:
   std::string name() const override { return "mdrange-general"; }
   std::string description() const override {
@@ -33,7 +33,7 @@ class MdrangeGeneral final : public VariantFor<MdrangeGeneral> {
   template <class T>
   void run(const TwoStepArgs<T>& a, const Box& box) const {
     if (box.empty()) return;
-    Kokkos::parallel_for("wavefd::mdrange_general", box_policy(a.exec, box),
+    Kokkos::parallel_for("wavefd::mdrange_general", box_policy(a.exec, box, a.tile),
                          GeneralUpdate<T>{a.u, a.u_prev, a.weights->flat_offsets, a.weights->gamma,
                                           a.layout, a.weights->size});
   }

@@ -1,5 +1,5 @@
 // mdrange-star: Hamilton's KernelB. Star (leggy) stencils with a compile-time radius M = 1..8,
-// weights passed by value, the three axes summed pairwise (eq. 5).
+// weights passed by value, the three axes summed pairwise (eq. 5). Tunable tile.
 #include <utility>
 
 #include "box_policy.hpp"
@@ -30,7 +30,7 @@ struct StarUpdate {
   }
 };
 
-class MdrangeStar final : public RadiusVariantFor<MdrangeStar, kMaxRadius> {
+class MdrangeStar final : public BoxTiled<RadiusVariantFor<MdrangeStar, kMaxRadius>> {
  public:
   std::string name() const override { return "mdrange-star"; }
   std::string description() const override {
@@ -47,7 +47,7 @@ class MdrangeStar final : public RadiusVariantFor<MdrangeStar, kMaxRadius> {
     StarUpdate<T, M> f{a.u, a.u_prev, {}, a.layout};
     const std::vector<T> c = star_axis_weights(*a.weights);
     for (int m = 0; m <= M; ++m) f.c[m] = c[m];
-    Kokkos::parallel_for("wavefd::mdrange_star", box_policy(a.exec, box), f);
+    Kokkos::parallel_for("wavefd::mdrange_star", box_policy(a.exec, box, a.tile), f);
   }
 };
 

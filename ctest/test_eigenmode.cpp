@@ -69,7 +69,8 @@ TEST(EigenmodeTiles, TiledVariantsMatchExactSolutionAtEveryTile) {
         tiled.insert(v->name());
         std::vector<Tile> tiles = v->tile_candidates(s, p);
         tiles.insert(tiles.end(), partial.begin(), partial.end());
-        for (const Tile& tile : tiles)
+        for (const Tile& tile : tiles) {
+          if (!v->accepts_tile(tile)) continue;  // the partial tiles where a kernel's shape is fixed
           for (EigenmodeSpec spec : verification_specs()) {
             spec.tile = tile;
             const EigenmodeResult r = verify_eigenmode(s, *v, p, spec);
@@ -78,8 +79,9 @@ TEST(EigenmodeTiles, TiledVariantsMatchExactSolutionAtEveryTile) {
                                     << spec.n[2] << " " << to_string(spec.boundary) << ": max error "
                                     << r.max_error << " > tolerance " << r.tolerance;
           }
+        }
       }
-  EXPECT_TRUE(tiled.count("mdrange-general") && tiled.count("mdrange-star"));
+  EXPECT_TRUE(tiled.count("mdrange-general") && tiled.count("mdrange-star") && tiled.count("mdrange-stream"));
 }
 
 // The check has teeth: a scheme whose weights are off by 0.1 % (here: the exact solution built for

@@ -15,8 +15,8 @@ struct VariantTiming {
   Stats step;    // seconds per full step (ghost fill + update)
 };
 
-// The exact-eigenmode check on this device, on a small non-cubic periodic grid (20 x 17 x 13, or
-// the stencil radius where larger), so that most tiles are partial at its edges.
+// The exact-eigenmode check on this device, on every verification grid (verification_specs(),
+// each extent at least the stencil radius) with this tile; returns the worst grid's result.
 EigenmodeResult verify_before_timing(const Stencil& s, const Variant& v, const Tile& tile, Precision p);
 
 // `warmup` + `reps` repetitions of `steps` steps on an n[0] x n[1] x n[2] periodic grid at 0.9 of

@@ -20,8 +20,8 @@ struct StarArgs {
   int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};  // box to update, interior coordinates
   int radius = 1;
   T c[kMaxStarRadius + 1] = {};              // c[0] centre weight, c[m] axis weight at distance m
-  int z_chunk = 0;          // planes per block along z (0: automatic), where the kernel splits z
-  int config = 0;           // tile configuration, where the kernel has several
+  int rows = 0;             // tile height in rows (one per thread row; 0: the kernel's default)
+  int z_chunk = 0;          // planes per block along z (0: automatic)
   void* stream = nullptr;   // cudaStream_t / hipStream_t
 };
 

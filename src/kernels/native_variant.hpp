@@ -1,5 +1,10 @@
 #pragma once
-// Wrapping a native star kernel as a registry variant: the arguments it needs from TwoStepArgs.
+// Wrapping a native star kernel as a registry variant: the arguments it needs from TwoStepArgs,
+// and the tiles of the streaming kernels.
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "kernels/native_star.hpp"
 #include "wavefd/variant.hpp"
 
@@ -18,6 +23,8 @@ native::StarArgs<T> native_star_args(const TwoStepArgs<T>& a, const Box& box, vo
   n.radius = a.weights->radius;
   const std::vector<T> c = star_axis_weights(*a.weights);
   for (int m = 0; m <= n.radius; ++m) n.c[m] = c[m];
+  n.rows = a.tile.y;
+  n.z_chunk = a.tile.z;
   n.stream = stream;
   return n;
 }
@@ -25,5 +32,31 @@ native::StarArgs<T> native_star_args(const TwoStepArgs<T>& a, const Box& box, vo
 inline bool native_star_supports(const Stencil& s) {
   return s.family == Family::star && s.radius >= 1 && s.radius <= native::kMaxStarRadius;
 }
+
+// A native streaming star variant (Derived::run<T>, Derived::kRows: the tile heights its kernel is
+// compiled for). Its tile is 32 threads across x (16 bytes of points each) x rows x the planes each
+// block streams along z (the z chunk, against the automatic choice of the default tile).
+template <class Derived>
+class NativeStarVariant : public VariantFor<Derived> {
+ public:
+  bool supports(const Stencil& s, Precision) const override { return native_star_supports(s); }
+  std::vector<Tile> tile_candidates(const Stencil&, Precision) const override {
+    std::vector<Tile> tiles;
+    for (int rows : Derived::kRows)
+      for (int planes : {64, 128, 256}) tiles.push_back(Tile{32, rows, planes});
+    return tiles;
+  }
+  bool accepts_tile(const Tile& t) const override {
+    const auto& rows = Derived::kRows;
+    return t.is_default() || (t.x == 32 && std::find(rows.begin(), rows.end(), t.y) != rows.end() && t.z >= 1 &&
+                              t.z <= kMaxTileExtent);
+  }
+  std::string accepted_tiles() const override {
+    std::string rows;
+    for (int r : Derived::kRows) rows += (rows.empty() ? "" : " or ") + std::to_string(r);
+    return "default, or 32xYxZ (32 threads across x, Y = " + rows + " rows, Z = 1.." +
+           std::to_string(kMaxTileExtent) + " planes per block)";
+  }
+};
 
 }  // namespace wavefd::kernels

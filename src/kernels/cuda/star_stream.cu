@@ -1,13 +1,13 @@
-// Native CUDA 2.5-D streaming two-step kernel for star stencils.
+// Native CUDA 2.5-D streaming two-step kernel for star stencils, in-plane neighbours through L1.
 //
-// A block of BX x BY threads owns a tile of (BX*V) x BY points of the xy plane and streams along z
+// A block of 32 x BY threads owns a tile of (32*V) x BY points of the xy plane and streams along z
 // (split into chunks for parallelism). Each thread keeps the 2R+1 values of its V points along z
 // in registers (a shifting window, fully unrolled so it stays in registers) and prefetches the
-// next plane's loads during the current plane's arithmetic. The in-plane neighbours come either
-// straight from global memory (default: neighbouring threads read the same lines, which hit L1/L2,
-// and no barrier is needed) or from the xy plane staged in shared memory (Smem, two barriers per
-// plane; measured slower on the H200, docs/performance.md). Loads and stores are V-wide vectors
-// (16 bytes: float4 / double2) when the box and rows are 16-byte aligned, else scalar (V = 1).
+// next plane's loads during the current plane's arithmetic. The in-plane neighbours come straight
+// from global memory: neighbouring threads read the same lines, which hit L1/L2, and no barrier
+// is needed. (Staging the xy plane in shared memory with block barriers was measured slower,
+// docs/performance.md; star_tma.cu stages it without barriers.) Loads and stores are V-wide
+// vectors (16 bytes: float4 / double2) when the box and rows are 16-byte aligned, else V = 1.
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -24,14 +24,14 @@ template <> struct Vec<float, 4> { using type = float4; };
 template <> struct Vec<double, 2> { using type = double2; };
 template <class T> struct Vec<T, 1> { using type = T; };
 
-// V consecutive values; through the read-only cache for global memory, plain for shared memory.
-template <class T, int V, bool Global = true>
+// V consecutive values through the read-only cache.
+template <class T, int V>
 __device__ __forceinline__ void load(const T* p, T (&out)[V]) {
   if constexpr (V == 1) {
-    out[0] = Global ? __ldg(p) : *p;
+    out[0] = __ldg(p);
   } else {
     using W = typename Vec<T, V>::type;
-    const W w = Global ? __ldg(reinterpret_cast<const W*>(p)) : *reinterpret_cast<const W*>(p);
+    const W w = __ldg(reinterpret_cast<const W*>(p));
     const T* s = reinterpret_cast<const T*>(&w);
 #pragma unroll
     for (int v = 0; v < V; ++v) out[v] = s[v];
@@ -57,22 +57,17 @@ struct Coeffs {
   T c[R + 1];
 };
 
-
-
 // The explicit minimum of one block per SM lets ptxas spend registers on loads in flight (float,
 // R = 4: 112 registers instead of 96, 70 % instead of 67 % of the copy bandwidth on the H200).
-template <class T, int R, int BX, int BY, int V, bool Smem>
+template <class T, int R, int BX, int BY, int V>
 __global__ void __launch_bounds__(BX * BY, 1)
     star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, std::int64_t sy, std::int64_t sz,
                        std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2,
                        int z_chunk, Coeffs<T, R> k) {
-  // Shared plane layout: XL = R rounded up to V columns of halo on each side, so that every
-  // thread's V points start on a V-aligned column and all shared reads of the compute are vectors.
-  constexpr int TX = BX * V;             // tile width in points
-  constexpr int XL = (R + V - 1) / V * V;  // shared columns left (and right) of the tile
-  constexpr int SX = XL + TX + XL;       // shared row length
-  constexpr int NW = (V + 2 * XL) / V;   // vectors a thread reads from its own row
-  __shared__ __align__(16) T plane[Smem ? BY + 2 * R : 1][Smem ? SX : 1];
+  // x halo: R rounded up to whole vectors on each side, so that every read is an aligned vector.
+  constexpr int TX = BX * V;               // tile width in points
+  constexpr int XL = (R + V - 1) / V * V;  // halo points read left (and right) of a thread's vector
+  constexpr int NW = (V + 2 * XL) / V;     // vectors a thread reads from its own row
 
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int x0 = lo0 + blockIdx.x * TX;  // tile origin
@@ -81,14 +76,12 @@ __global__ void __launch_bounds__(BX * BY, 1)
   const int zb = lo2 + blockIdx.z * z_chunk;
   const int ze = min(zb + z_chunk, hi2);
   const bool active = x < hi0 && y < hi1;  // the box extent is a multiple of V when V > 1
-  const int cx = XL + tx * V, cy = ty + R;  // this thread's first shared column and its row
 
   // Register window along z: w[j][v] holds u(x+v, y, z - R + j); lead/prev are prefetched one
   // plane ahead so that their loads are in flight during the previous plane's compute.
   T w[2 * R + 1][V];
   T lead[V], prev[V];
   const std::int64_t base = origin + x + std::int64_t(y) * sy;
-  const int tid = ty * BX + tx;
   if (active && zb < ze) {
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j) load<T, V>(u + base + std::int64_t(zb - R + j) * sz, w[j]);
@@ -102,33 +95,6 @@ __global__ void __launch_bounds__(BX * BY, 1)
     const std::int64_t zoff = std::int64_t(z) * sz;
 #pragma unroll
     for (int v = 0; v < V; ++v) w[2 * R][v] = lead[v];
-    if constexpr (Smem) {
-    __syncthreads();  // the previous plane is no longer read from shared memory
-    if (active) {
-      store<T, V>(&plane[cy][cx], w[R]);
-    } else if (y < hi1 + R) {  // a partial tile: its points past the box are the box's far halo
-#pragma unroll
-      for (int v = 0; v < V; ++v)
-        if (x + v < hi0 + R) plane[cy][cx + v] = u[base + v + zoff];
-    }
-    // x halo: R points left and right of every tile row; y halo: R rows above and below.
-    const T* pz = u + origin + zoff;
-    for (int i = tid; i < 2 * R * BY; i += BX * BY) {
-      const int row = i / (2 * R), h = i % (2 * R);
-      const int gx = h < R ? x0 - R + h : x0 + TX + (h - R);
-      const int gy = y0 + row;
-      const int sxi = h < R ? XL - R + h : XL + TX + (h - R);
-      if (gy < hi1 && gx < hi0 + R) plane[row + R][sxi] = pz[gx + std::int64_t(gy) * sy];
-    }
-    for (int i = tid; i < 2 * R * TX; i += BX * BY) {
-      const int col_i = i % TX, h = i / TX;
-      const int gx = x0 + col_i;
-      const int gy = h < R ? y0 - R + h : y0 + BY + (h - R);
-      const int syi = h < R ? h : BY + R + (h - R);
-      if (gx < hi0 && gy < hi1 + R) plane[syi][XL + col_i] = pz[gx + std::int64_t(gy) * sy];
-    }
-    __syncthreads();
-    }
     T cur_prev[V];
 #pragma unroll
     for (int v = 0; v < V; ++v) cur_prev[v] = prev[v];
@@ -137,16 +103,13 @@ __global__ void __launch_bounds__(BX * BY, 1)
       load<T, V>(u_prev + base + zoff + sz, prev);
     }
     if (active) {
-      // In-plane neighbours: from the shared plane, or straight from global memory through L1.
+      // In-plane neighbours straight from global memory, through L1.
       const T* gp = u + base + zoff;
-      T row[NW * V];  // this thread's row from column cx - XL to cx + V + XL
+      T row[NW * V];  // this thread's row from x - XL to x + V - 1 + XL
 #pragma unroll
       for (int n = 0; n < NW; ++n) {
         T t[V];
-        if constexpr (Smem)
-          load<T, V, false>(&plane[cy][cx - XL + n * V], t);
-        else
-          load<T, V>(gp - XL + n * V, t);
+        load<T, V>(gp - XL + n * V, t);
 #pragma unroll
         for (int v = 0; v < V; ++v) row[n * V + v] = t[v];
       }
@@ -156,13 +119,8 @@ __global__ void __launch_bounds__(BX * BY, 1)
 #pragma unroll
       for (int m = 1; m <= R; ++m) {
         T up[V], down[V];
-        if constexpr (Smem) {
-          load<T, V, false>(&plane[cy - m][cx], up);
-          load<T, V, false>(&plane[cy + m][cx], down);
-        } else {
-          load<T, V>(gp - m * sy, up);
-          load<T, V>(gp + m * sy, down);
-        }
+        load<T, V>(gp - m * sy, up);
+        load<T, V>(gp + m * sy, down);
 #pragma unroll
         for (int v = 0; v < V; ++v)
           out[v] += k.c[m] * ((row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]));
@@ -180,7 +138,7 @@ void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string("cuda star-stream: ") + what + ": " + cudaGetErrorString(e));
 }
 
-template <class T, int R, int BX, int BY, int V, bool Smem>
+template <class T, int R, int BX, int BY, int V>
 void launch(const native::StarArgs<T>& a) {
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
   int chunk = a.z_chunk;
@@ -197,21 +155,17 @@ void launch(const native::StarArgs<T>& a) {
   const dim3 grid((nx + BX * V - 1) / (BX * V), (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   Coeffs<T, R> k;
   for (int m = 0; m <= R; ++m) k.c[m] = a.c[m];
-  star_stream_kernel<T, R, BX, BY, V, Smem><<<grid, block, 0, static_cast<cudaStream_t>(a.stream)>>>(
+  star_stream_kernel<T, R, BX, BY, V><<<grid, block, 0, static_cast<cudaStream_t>(a.stream)>>>(
       a.u, a.u_prev, a.sy, a.sz, a.origin, a.lo[0], a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k);
   check(cudaGetLastError(), "launch");
 }
 
-// Tile configurations (threads BX x BY; V = 16 bytes per thread, or 1 when unaligned). 0 is the
-// default; docs/performance.md has the measurements behind it.
+// Tiles of 32 x 4 (the default) or 32 x 8 threads; V = 16 bytes per thread, or 1 when unaligned.
 template <class T, int R, bool Vector>
-void launch_config(const native::StarArgs<T>& a) {
+void launch_rows(const native::StarArgs<T>& a) {
   constexpr int V = Vector ? int(16 / sizeof(T)) : 1;
-  switch (a.config) {
-    case 1: return launch<T, R, 32, 8, V, false>(a);  // taller tile, in-plane neighbours via L1
-    case 2: return launch<T, R, 32, 8, V, true>(a);   // the xy plane staged in shared memory
-    default: return launch<T, R, 32, 4, V, false>(a); // 32 x 4 threads, neighbours via L1
-  }
+  if (a.rows == 8) return launch<T, R, 32, 8, V>(a);
+  return launch<T, R, 32, 4, V>(a);
 }
 
 }  // namespace
@@ -222,9 +176,9 @@ void star_stream(const native::StarArgs<T>& a) {
   const bool vector = native::vector_aligned(a);
   native::with_star_radius(a.radius, "cuda star-stream", [&](auto R) {
     if (vector)
-      launch_config<T, decltype(R)::value, true>(a);
+      launch_rows<T, decltype(R)::value, true>(a);
     else
-      launch_config<T, decltype(R)::value, false>(a);
+      launch_rows<T, decltype(R)::value, false>(a);
   });
 }
 

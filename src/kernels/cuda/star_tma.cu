@@ -303,16 +303,16 @@ void launch(const native::StarArgs<T>& a) {
   check(cudaGetLastError(), "launch");
 }
 
-// Configurations (docs/performance.md has the measurements): 0 is the default, 1 loads u- with
-// the threads, 2 uses 8-row tiles and two blocks per SM.
+// Tiles of 16 rows (the default, one block per SM) or 8 rows (two blocks per SM), with u- staged
+// where the larger ring fits in shared memory, else loaded by the threads (R >= 7 in double).
 template <class T, int R>
-void launch_config(const native::StarArgs<T>& a) {
-  // u- staged with u where the larger ring still fits
-  if constexpr (tma::Shape<T, R, 16, 3, 1, true>::Fits)
-    if (a.config == 0) return launch<T, R, 16, 3, 1, true>(a);
+void launch_rows(const native::StarArgs<T>& a) {
   if constexpr (tma::Shape<T, R, 8, 3, 2, true>::Fits)
-    if (a.config == 2) return launch<T, R, 8, 3, 2, true>(a);  // 8-row tiles, two blocks per SM
-  return launch<T, R, 16, 3, 1, false>(a);  // 16-row tiles, one block per SM, u- loaded by the threads
+    if (a.rows == 8) return launch<T, R, 8, 3, 2, true>(a);
+  if constexpr (tma::Shape<T, R, 16, 3, 1, true>::Fits)
+    return launch<T, R, 16, 3, 1, true>(a);
+  else
+    return launch<T, R, 16, 3, 1, false>(a);
 }
 
 }  // namespace
@@ -331,7 +331,7 @@ bool star_tma_usable(const native::StarArgs<T>& a) {
 template <class T>
 void star_tma(const native::StarArgs<T>& a) {
   if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
-  native::with_star_radius(a.radius, "cuda star-tma", [&](auto R) { launch_config<T, decltype(R)::value>(a); });
+  native::with_star_radius(a.radius, "cuda star-tma", [&](auto R) { launch_rows<T, decltype(R)::value>(a); });
 }
 
 template bool star_tma_usable<float>(const native::StarArgs<float>&);

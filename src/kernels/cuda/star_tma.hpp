@@ -10,7 +10,7 @@ namespace wavefd::cuda {
 template <class T>
 bool star_tma_usable(const native::StarArgs<T>& a);
 
-// Updates the box (a.config selects the tile, see star_tma.cu). Throws std::runtime_error on a
+// Updates the box (a.rows and a.z_chunk select the tile, see star_tma.cu). Throws std::runtime_error on a
 // CUDA error or an unsupported radius.
 template <class T>
 void star_tma(const native::StarArgs<T>& a);

@@ -60,7 +60,8 @@ class BoxTiled : public Base {
 // Streaming kernels: one index per (x, y) column and z chunk, each walking its chunk plane by
 // plane. Chunks are long against the 2R planes each stream preloads, and numerous enough to fill
 // the device. Index 0 counts x packs of `pack` points from box.lo[0] (pack divides the x extent).
-// GPU blocks are 32 x 4 columns (x contiguous across a warp); host tiles whole x rows.
+// GPU blocks are 32 x 4 columns (x contiguous across a warp); host tiles whole x rows. A
+// non-default tile sets the block (x packs by y rows) and the planes per chunk (z).
 template <class Policy = BoxPolicy>
 struct ColumnStreams {
   index_t z_chunk = 0;
@@ -69,7 +70,7 @@ struct ColumnStreams {
 
 template <class Policy = BoxPolicy>
 ColumnStreams<Policy> column_streams(const Kokkos::DefaultExecutionSpace& exec, const Box& b, int radius,
-                                     int pack = 1) {
+                                     int pack = 1, const Tile& tile = {}) {
   constexpr bool on_host = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
   const index_t packs = b.extent(0) / pack;
   const index_t columns = packs * b.extent(1);
@@ -77,10 +78,11 @@ ColumnStreams<Policy> column_streams(const Kokkos::DefaultExecutionSpace& exec, 
   const index_t chunks =
       std::max<index_t>(1, std::min<index_t>((want + columns - 1) / columns, b.extent(2) / (16 * radius)));
   ColumnStreams<Policy> c;
-  c.z_chunk = (b.extent(2) + chunks - 1) / chunks;
+  c.z_chunk = tile.is_default() ? (b.extent(2) + chunks - 1) / chunks : index_t(tile.z);
   const index_t nchunks = (b.extent(2) + c.z_chunk - 1) / c.z_chunk;
-  const index_t tile_x = on_host ? packs : std::min<index_t>(32, packs);
-  c.policy = Policy(exec, {0, b.lo[1], 0}, {packs, b.hi[1], nchunks}, {tile_x, on_host ? 1 : 4, 1});
+  const index_t tile_x = tile.is_default() ? (on_host ? packs : std::min<index_t>(32, packs)) : index_t(tile.x);
+  const index_t tile_y = tile.is_default() ? (on_host ? 1 : 4) : index_t(tile.y);
+  c.policy = Policy(exec, {0, b.lo[1], 0}, {packs, b.hi[1], nchunks}, {tile_x, tile_y, 1});
   return c;
 }
 

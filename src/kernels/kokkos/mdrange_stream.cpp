@@ -8,7 +8,11 @@
 // lines, which hit L1/L2, so DRAM sees each value about once, and no barriers are needed. The next
 // plane's leading value and u- are loaded before the current plane's arithmetic so that their
 // latency overlaps it.
+#include <algorithm>
 #include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
 #include <utility>
 
 #include "box_policy.hpp"
@@ -79,7 +83,9 @@ struct StreamStar {
 
 // One block of 32 x 4 indices per SM at least: lets the compiler spend registers on loads in
 // flight (the same bound took the native kernel from 67 % to 70 % of copy).
-using StreamPolicy = Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::LaunchBounds<128, 1>,
+constexpr int kMaxThreads = 128;
+constexpr bool kOnHost = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
+using StreamPolicy = Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::LaunchBounds<kMaxThreads, 1>,
                                            Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                                            Kokkos::IndexType<index_t>>;
 
@@ -92,6 +98,22 @@ class MdrangeStream final : public RadiusVariantFor<MdrangeStream, kMaxRadius> {
   }
   bool supports(const Stencil& s, Precision) const override {
     return star_within_radius(s);
+  }
+
+  // Tile: x packs by y rows per block (at most the 128 threads of the launch bound on GPUs), z
+  // planes per chunk.
+  std::vector<Tile> tile_candidates(const Stencil&, Precision) const override {
+    if (kOnHost) return {{1024, 1, 32}, {16, 4, 16}};
+    return {{32, 4, 64}, {32, 4, 128}, {32, 4, 256}, {16, 8, 128}, {64, 2, 128}, {32, 2, 128}};
+  }
+  bool accepts_tile(const Tile& t) const override {
+    return t.is_default() || (std::min({t.x, t.y, t.z}) >= 1 && std::max({t.x, t.y, t.z}) <= kMaxTileExtent &&
+                              (kOnHost || t.x * t.y <= kMaxThreads));
+  }
+  std::string accepted_tiles() const override {
+    return "default, or XxYxZ (X packs by Y rows per block" +
+           std::string(kOnHost ? "" : ", X*Y <= " + std::to_string(kMaxThreads)) + ", Z planes per chunk, each 1.." +
+           std::to_string(kMaxTileExtent) + ")";
   }
 
   // Called by RadiusVariantFor::run with the radius as a template argument.
@@ -117,7 +139,7 @@ class MdrangeStream final : public RadiusVariantFor<MdrangeStream, kMaxRadius> {
     StreamStar<T, R, V, Depth> f{a.u.data(), a.u_prev.data(), {}, a.layout, box, 0};
     const std::vector<T> c = star_axis_weights(*a.weights);
     for (int m = 0; m <= R; ++m) f.c[m] = c[m];
-    const auto cs = column_streams<StreamPolicy>(a.exec, box, R, V);
+    const auto cs = column_streams<StreamPolicy>(a.exec, box, R, V, a.tile);
     f.z_chunk = cs.z_chunk;
     Kokkos::parallel_for("wavefd::mdrange_stream", cs.policy, f);
   }

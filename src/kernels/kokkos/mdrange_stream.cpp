@@ -81,11 +81,24 @@ struct StreamStar {
   }
 };
 
-// One block of 32 x 4 indices per SM at least: lets the compiler spend registers on loads in
-// flight (the same bound took the native kernel from 67 % to 70 % of copy).
+// Blocks of at most 32 x 4 indices. How many of them must fit an SM at once (which caps the
+// registers per thread: 255, 170 and 128 for 1, 3 and 4 blocks) and how many planes are loaded
+// ahead, per precision and radius: the best of {1, 3, 4} x {1, 2} on an H200 (star M=1..8, 512^3,
+// docs/performance.md). More resident threads keep more loads in flight, which pays up to a
+// radius of 7 (up to +13 points of copy bandwidth); the larger windows need the registers.
 constexpr int kMaxThreads = 128;
 constexpr bool kOnHost = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
-using StreamPolicy = Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::LaunchBounds<kMaxThreads, 1>,
+struct StreamLaunch {
+  int min_blocks, depth;
+};
+template <class T, int R>
+constexpr StreamLaunch stream_launch() {
+  constexpr StreamLaunch in_float[] = {{4, 1}, {4, 1}, {4, 1}, {4, 2}, {4, 1}, {3, 1}, {3, 1}, {1, 1}};
+  constexpr StreamLaunch in_double[] = {{4, 2}, {4, 1}, {3, 2}, {3, 2}, {1, 1}, {3, 2}, {1, 2}, {1, 2}};
+  return sizeof(T) == 4 ? in_float[R - 1] : in_double[R - 1];
+}
+template <int MinBlocks>
+using StreamPolicy = Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::LaunchBounds<kMaxThreads, MinBlocks>,
                                            Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                                            Kokkos::IndexType<index_t>>;
 
@@ -123,23 +136,21 @@ class MdrangeStream final : public RadiusVariantFor<MdrangeStream, kMaxRadius> {
     const auto aligned = [&](const T* base) {
       return reinterpret_cast<std::uintptr_t>(base + a.layout.at(box.lo[0], box.lo[1], box.lo[2])) % 16 == 0;
     };
-    // Loads in flight: one plane ahead in float, two in double (H200, R = 4: 65.4 % vs 64.8 % in
-    // float, 65.2 % vs 68.5 % in double; docs/performance.md).
-    constexpr int Depth = sizeof(T) == 8 ? 2 : 1;
+    constexpr StreamLaunch how = stream_launch<T, R>();
     if (aligned(a.u.data()) && aligned(a.u_prev.data()) && (a.layout.sy * sizeof(T)) % 16 == 0 &&
         (a.layout.sz * sizeof(T)) % 16 == 0 && box.extent(0) % V == 0)
-      launch<T, R, V, Depth>(a, box);
+      launch<T, R, V, how.depth, how.min_blocks>(a, box);
     else
-      launch<T, R, 1, 1>(a, box);
+      launch<T, R, 1, 1, 1>(a, box);
   }
 
  private:
-  template <class T, int R, int V, int Depth>
+  template <class T, int R, int V, int Depth, int MinBlocks>
   static void launch(const TwoStepArgs<T>& a, const Box& box) {
     StreamStar<T, R, V, Depth> f{a.u.data(), a.u_prev.data(), {}, a.layout, box, 0};
     const std::vector<T> c = star_axis_weights(*a.weights);
     for (int m = 0; m <= R; ++m) f.c[m] = c[m];
-    const auto cs = column_streams<StreamPolicy>(a.exec, box, R, V, a.tile);
+    const auto cs = column_streams<StreamPolicy<MinBlocks>>(a.exec, box, R, V, a.tile);
     f.z_chunk = cs.z_chunk;
     Kokkos::parallel_for("wavefd::mdrange_stream", cs.policy, f);
   }

@@ -5,13 +5,15 @@
 #   +kokkos-kernels / ~...      -DWAVEFD_ENABLE_KOKKOSKERNELS=ON / OFF
 #   spack install --test=root   -DWAVEFD_ENABLE_TESTS=ON (OFF otherwise)
 #   (always)                    -DKokkos_ROOT=<kokkos prefix>
-#   +cuda / ^kokkos+cuda        -DCMAKE_CXX_COMPILER=<Kokkos' compiler: nvcc_wrapper>
-#   +rocm / ^kokkos+rocm        -DCMAKE_CXX_COMPILER=<hipcc>
+#   +cuda                       -DCMAKE_CXX_COMPILER=<Kokkos' compiler: nvcc_wrapper>
+#   +rocm                       -DCMAKE_CXX_COMPILER=<hipcc>
 #
 # The CMake options default to AUTO (ON when found); Spack always passes ON or OFF, so what
 # gets linked follows the spec and never what else happens to be installed.
-# The Kokkos backend is the user's choice: +cuda cuda_arch=..., +rocm amdgpu_target=...,
-# +openmp are passed through to Kokkos (and to Kokkos Kernels where it has the variant).
+# Every CMake option the project adds gets its variant here and a row in spack/README.md.
+#
+# Checked with Spack 1.0 / 1.1 and the builtin packages of spack-packages v2025.07 ... v2026.06
+# (scripts/check_spack_recipe.sh). Spack 0.23's builtin Kokkos stops at 4.4, below our 4.6.
 
 from spack.package import *
 
@@ -28,7 +30,8 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
     stencils on Kokkos (two-step wave updates, eigenmode verification, stencil and
     derivative benchmarks)."""
 
-    # Placeholders: the project has no public home yet.
+    # Placeholders: the project has no public home yet. Build a checkout with
+    # `spack develop` (the environments in spack/environments do it for you).
     homepage = "https://github.com/wavefd/wavefd"
     git = "https://github.com/wavefd/wavefd.git"
 
@@ -44,33 +47,48 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
         description="Build with Kokkos Kernels (WAVEFD_ENABLE_KOKKOSKERNELS)",
     )
     variant("openmp", default=False, description="Require the OpenMP backend in Kokkos")
-    # +cuda / cuda_arch come from CudaPackage, +rocm / amdgpu_target from ROCmPackage.
+    # +cuda / cuda_arch come from CudaPackage, +rocm / amdgpu_target (and hip) from ROCmPackage.
 
     # Language dependency: needed by Spack >= 1.0 to provide a C++ compiler (C++20).
     depends_on("cxx", type="build")
     depends_on("cmake@3.25:", type="build")  # cmake_minimum_required(VERSION 3.25)
 
-    depends_on("kokkos@4.6:")  # find_package(Kokkos 4.6 REQUIRED)
+    # The Kokkos releases wavefd is tested with (README: Kokkos 4.6 ... 5.2).
+    depends_on("kokkos@4.6:5.2")  # find_package(Kokkos 4.6 REQUIRED)
     depends_on("cli11@2.3:")  # find_package(CLI11 REQUIRED)
     depends_on("nlohmann-json@3:")  # find_package(nlohmann_json 3 REQUIRED)
     depends_on("mpi", when="+mpi")  # find_package(MPI COMPONENTS CXX)
-    depends_on("kokkos-kernels@4.6:", when="+kokkos-kernels")  # find_package(KokkosKernels)
+    depends_on("kokkos-kernels@4.6:5.2", when="+kokkos-kernels")  # find_package(KokkosKernels)
     depends_on("googletest", type="test")  # ctest/: find_package(GTest REQUIRED)
 
+    # wavefd is C++20 (CMAKE_CXX_STANDARD 20): Kokkos must be built for the same standard.
+    # Kokkos 4.x defaults to cxxstd=17, 5.x to 20; this makes the concretizer pick 20 or 23.
+    conflicts("^kokkos cxxstd=17", msg="wavefd is C++20: build Kokkos with cxxstd=20")
+
     # ---- Kokkos backend pass-through ------------------------------------------------------
+    # The backend is chosen on wavefd; a backend asked for on Kokkos alone (`^kokkos+cuda`)
+    # turns it on for wavefd too, so that wavefd's own CUDA/HIP sources meet the right compiler.
+    requires("+cuda", when="^kokkos+cuda", msg="a CUDA Kokkos needs wavefd +cuda cuda_arch=<GPU>")
+    requires("+rocm", when="^kokkos+rocm", msg="a HIP Kokkos needs wavefd +rocm amdgpu_target=<GPU>")
+
     # OpenMP (host).
     depends_on("kokkos+openmp", when="+openmp")
 
     # CUDA. Kokkos must be built with nvcc_wrapper (+wrapper), which wavefd then also uses
-    # as its C++ compiler. +cuda_lambda only exists (and is only needed) up to Kokkos 4.x;
-    # Kokkos 5 always enables lambdas, hence the condition on the Kokkos version.
+    # as its C++ compiler. Kokkos 4.x also needs +cuda_lambda (Kokkos 5 always enables
+    # lambdas and has no such variant): a conflict rather than a dependency, since a
+    # dependency on kokkos conditional on kokkos' own version is self-referential.
     depends_on("kokkos+cuda+wrapper", when="+cuda")
-    depends_on("kokkos+cuda_lambda", when="+cuda ^kokkos@:4")
+    conflicts(
+        "^kokkos~cuda_lambda", when="+cuda ^kokkos@:4", msg="Kokkos 4.x with CUDA needs +cuda_lambda"
+    )
     # Kokkos Kernels (CudaPackage too) follows; its +cuda only asks for kokkos+cuda.
     depends_on("kokkos-kernels+cuda", when="+kokkos-kernels+cuda")
-    # Kokkos takes exactly one cuda_arch: give wavefd one too (e.g. cuda_arch=90 for H100).
+    # Kokkos takes exactly one cuda_arch, and wavefd's mirrors it (e.g. cuda_arch=90 for
+    # H100), whichever of the two the user gave it on.
     for _arch in CudaPackage.cuda_arch_values:
         depends_on(f"kokkos+cuda cuda_arch={_arch}", when=f"+cuda cuda_arch={_arch}")
+        requires(f"cuda_arch={_arch}", when=f"^kokkos+cuda cuda_arch={_arch}")
         depends_on(
             f"kokkos-kernels+cuda cuda_arch={_arch}",
             when=f"+kokkos-kernels+cuda cuda_arch={_arch}",
@@ -78,12 +96,13 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
     conflicts("cuda_arch=none", when="+cuda", msg="+cuda needs cuda_arch=<GPU>, e.g. 90 (H100)")
 
     # ROCm/HIP. Kokkos Kernels has no +rocm variant: it is built for the HIP backend of the
-    # Kokkos it depends on, which is the same kokkos node as wavefd's.
+    # Kokkos it depends on, which is the same kokkos node as wavefd's. hipcc comes with the
+    # `hip` dependency of ROCmPackage.
     depends_on("kokkos+rocm", when="+rocm")
-    depends_on("hip", when="+rocm")  # hipcc, the C++ compiler of a HIP build
-    # Kokkos takes exactly one amdgpu_target: give wavefd one too (e.g. gfx90a for MI250X).
+    # Kokkos takes exactly one amdgpu_target, and wavefd's mirrors it (e.g. gfx90a for MI250X).
     for _target in ROCmPackage.amdgpu_targets:
         depends_on(f"kokkos+rocm amdgpu_target={_target}", when=f"+rocm amdgpu_target={_target}")
+        requires(f"amdgpu_target={_target}", when=f"^kokkos+rocm amdgpu_target={_target}")
     conflicts(
         "amdgpu_target=none", when="+rocm", msg="+rocm needs amdgpu_target=<GPU>, e.g. gfx90a"
     )
@@ -120,11 +139,10 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
         if spec.satisfies("+kokkos-kernels"):
             args.append(self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix))
 
-        # Same compilers as the `cuda` and `hip` presets of CMakePresets.json. Decided on the
-        # Kokkos node, so that `wavefd ^kokkos+cuda ...` without +cuda builds as well.
-        if spec.satisfies("^kokkos+rocm"):
+        # Same compilers as the `cuda` and `hip` presets of CMakePresets.json.
+        if spec.satisfies("+rocm"):
             args.append(self.define("CMAKE_CXX_COMPILER", self._hipcc()))
-        elif spec.satisfies("^kokkos+cuda"):
+        elif spec.satisfies("+cuda"):
             args.append(self.define("CMAKE_CXX_COMPILER", self._kokkos_cxx()))
         return args
 
@@ -133,8 +151,17 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
         # threads must not be pinned (only matters for `spack install --test=root`).
         env.set("OMP_PROC_BIND", "false")
 
-    def test_info(self):
-        """`wavefd info` lists the Kokkos backend and the registered kernel variants"""
+    # Stand-alone tests (`spack test run wavefd`): they need no GPU, so they also pass on
+    # the login node of a GPU cluster, where the installed binary is usually checked.
+    def test_version(self):
+        """`wavefd --version` prints the version the package was built from"""
         wavefd = Executable(self.prefix.bin.wavefd)
-        out = wavefd("info", output=str.split, error=str.split)
-        assert "mdrange-general" in out
+        out = wavefd("--version", output=str, error=str)
+        assert out.strip(), "wavefd --version printed nothing"
+
+    def test_stencil(self):
+        """`wavefd stencil` builds the 25-point star stencil and its stability limit"""
+        wavefd = Executable(self.prefix.bin.wavefd)
+        out = wavefd("stencil", "--family", "star", "--M", "4", output=str, error=str)
+        assert "K: 25" in out, out
+        assert "radius: 4" in out, out

@@ -1,0 +1,115 @@
+// Cartesian decomposition: uneven splits, neighbours, rank-grid choice and its errors.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "wavefd/decomposition.hpp"
+
+namespace wavefd {
+namespace {
+
+TEST(Decomposition, RemainderGoesToTheFirstRanks) {
+  const Decomposition d({10, 7, 9}, {3, 1, 2}, 6, true, 1);
+  const index_t x_sizes[3] = {4, 3, 3}, x_offsets[3] = {0, 4, 7};
+  for (int r = 0; r < 6; ++r) {
+    const Subdomain s = d.subdomain(r);
+    EXPECT_EQ(s.coords, (Index3{r % 3, 0, r / 3}));
+    EXPECT_EQ(s.local[0], x_sizes[r % 3]);
+    EXPECT_EQ(s.offset[0], x_offsets[r % 3]);
+    EXPECT_EQ(s.local[1], 7);
+    EXPECT_EQ(s.local[2], r / 3 == 0 ? 5 : 4);
+    EXPECT_EQ(s.offset[2], r / 3 == 0 ? 0 : 5);
+  }
+}
+
+TEST(Decomposition, SubdomainsTileTheGlobalGridExactly) {
+  for (const Index3& dims : {Index3{1, 1, 1}, Index3{2, 1, 1}, Index3{1, 3, 1}, Index3{1, 1, 4},
+                             Index3{2, 2, 2}, Index3{3, 2, 1}}) {
+    const Index3 n{13, 11, 8};
+    const int ranks = int(dims[0] * dims[1] * dims[2]);
+    const Decomposition d(n, dims, ranks, false, 2);
+    std::set<std::array<index_t, 3>> seen;
+    index_t points = 0;
+    for (int r = 0; r < ranks; ++r) {
+      const Subdomain s = d.subdomain(r);
+      EXPECT_EQ(d.rank_at(s.coords), r);
+      points += s.local[0] * s.local[1] * s.local[2];
+      seen.insert(s.offset);
+      for (int a = 0; a < 3; ++a) EXPECT_LE(s.offset[a] + s.local[a], n[a]);
+    }
+    EXPECT_EQ(points, n[0] * n[1] * n[2]) << to_string(dims);
+    EXPECT_EQ(seen.size(), std::size_t(ranks));
+  }
+}
+
+TEST(Decomposition, PeriodicNeighboursWrapRigidOnesStopAtTheWalls) {
+  const Decomposition periodic({16, 16, 16}, {2, 1, 3}, 6, true, 1);
+  const Subdomain a = periodic.subdomain(0);  // coords (0, 0, 0)
+  EXPECT_EQ(a.neighbour[0][0], 1);            // wraps to x = 1
+  EXPECT_EQ(a.neighbour[0][1], 1);
+  EXPECT_EQ(a.neighbour[1][0], 0);  // one rank along y: itself
+  EXPECT_EQ(a.neighbour[1][1], 0);
+  EXPECT_EQ(a.neighbour[2][0], 4);  // wraps to z = 2
+  EXPECT_EQ(a.neighbour[2][1], 2);
+
+  const Decomposition rigid({16, 16, 16}, {2, 1, 3}, 6, false, 1);
+  const Subdomain b = rigid.subdomain(0);
+  EXPECT_EQ(b.neighbour[0][0], kNoNeighbour);
+  EXPECT_EQ(b.neighbour[0][1], 1);
+  EXPECT_EQ(b.neighbour[1][0], kNoNeighbour);
+  EXPECT_EQ(b.neighbour[1][1], kNoNeighbour);
+  EXPECT_EQ(b.neighbour[2][0], kNoNeighbour);
+  EXPECT_EQ(b.neighbour[2][1], 2);
+}
+
+TEST(Decomposition, ASubdomainExactlyOneHaloWideIsAccepted) {
+  const Decomposition d({8, 16, 16}, {2, 1, 1}, 2, true, 4);
+  EXPECT_EQ(d.subdomain(1).local[0], 4);
+}
+
+TEST(Decomposition, ThinSubdomainsAreRefusedNamingGridRanksAndAxis) {
+  try {
+    Decomposition({16, 16, 7}, {1, 1, 2}, 2, true, 4);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "grid.n = [16, 16, 7] over parallel.ranks = [1, 1, 2] leaves 3 points along z on some "
+                 "ranks, fewer than the halo width 4; accepted: at most 1 ranks along z");
+  }
+}
+
+TEST(Decomposition, RankGridMustMatchTheRanks) {
+  EXPECT_THROW(Decomposition({16, 16, 16}, {2, 2, 1}, 3, true, 1), Error);
+  try {
+    Decomposition({16, 16, 16}, {2, 2, 1}, 3, true, 1);
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("parallel.ranks = [2, 2, 1] does not match the 3 ranks"),
+              std::string::npos);
+  }
+}
+
+TEST(RankGrid, SmallestHaloSurfaceThenFewestAxesThenZFirst) {
+  EXPECT_EQ(choose_rank_grid(1, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 1, 1}));
+  EXPECT_EQ(choose_rank_grid(2, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 1, 2}));
+  // On a cube 4 slabs exchange as many points as 2 x 2 columns, with fewer messages.
+  EXPECT_EQ(choose_rank_grid(4, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 1, 4}));
+  EXPECT_EQ(choose_rank_grid(8, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 2, 4}));
+  EXPECT_EQ(choose_rank_grid(27, {96, 96, 96}, {0, 0, 0}, 4), (Index3{3, 3, 3}));
+  EXPECT_EQ(choose_rank_grid(3, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 1, 3}));
+  // A long x axis is cut across x.
+  EXPECT_EQ(choose_rank_grid(4, {512, 64, 64}, {0, 0, 0}, 4), (Index3{4, 1, 1}));
+  // Fixed entries are kept, the others chosen.
+  EXPECT_EQ(choose_rank_grid(4, {64, 64, 64}, {4, 0, 0}, 4), (Index3{4, 1, 1}));
+  EXPECT_EQ(choose_rank_grid(8, {64, 64, 64}, {0, 1, 0}, 4), (Index3{2, 1, 4}));
+  // Splits that leave a rank thinner than the halo are avoided while others exist.
+  EXPECT_EQ(choose_rank_grid(4, {64, 64, 8}, {0, 0, 0}, 4), (Index3{1, 4, 1}));
+}
+
+TEST(RankGrid, ImpossibleRequestsAreErrors) {
+  EXPECT_THROW(choose_rank_grid(4, {64, 64, 64}, {3, 0, 0}, 4), Error);
+  EXPECT_THROW(choose_rank_grid(4, {64, 64, 64}, {2, 2, 2}, 4), Error);
+  EXPECT_THROW(choose_rank_grid(4, {64, 64, 64}, {-1, 0, 0}, 4), Error);
+}
+
+}  // namespace
+}  // namespace wavefd

@@ -1,0 +1,59 @@
+#pragma once
+// Cartesian domain decomposition: the global grid split over a px x py x pz grid of ranks.
+//
+// Each axis of n points over p ranks gives every rank n / p points and the first n % p ranks one
+// more (uneven splits allowed). Rank r sits at coordinates (cx, cy, cz) with x fastest, as
+// MPI_Cart_create with reorder = false numbers them. The rank grid is plain data, so it is
+// computed and checked the same way with or without MPI, before anything is allocated.
+#include <array>
+#include <string>
+
+#include "wavefd/types.hpp"
+
+namespace wavefd {
+
+// Neighbour rank of a face; kNoNeighbour where a rigid wall closes the axis.
+inline constexpr int kNoNeighbour = -1;
+
+struct Subdomain {
+  int rank = 0;
+  Index3 coords{0, 0, 0};  // position in the rank grid
+  Index3 local{0, 0, 0};   // interior points of this rank per axis
+  Index3 offset{0, 0, 0};  // global index of its first interior point
+  // neighbour[axis][side]: the rank across the lower (side 0) and upper (side 1) face. On a
+  // periodic axis it wraps (possibly to this rank itself); on a rigid one the outer faces have none.
+  std::array<std::array<int, 2>, 3> neighbour{};
+};
+
+class Decomposition {
+ public:
+  // Throws Error before anything is allocated: a rank grid whose product is not `ranks`, or a
+  // split leaving some rank fewer points along an axis than the halo needs (naming grid.n,
+  // parallel.ranks and the axis).
+  Decomposition(const Index3& global, const Index3& rank_grid, int ranks, bool periodic, int halo);
+
+  const Index3& global() const { return global_; }
+  const Index3& rank_grid() const { return dims_; }
+  int ranks() const { return int(dims_[0] * dims_[1] * dims_[2]); }
+  bool periodic() const { return periodic_; }
+
+  Index3 coords_of(int rank) const;
+  int rank_at(const Index3& coords) const;  // coords already inside the grid
+  Subdomain subdomain(int rank) const;
+
+ private:
+  Index3 global_, dims_;
+  bool periodic_;
+};
+
+// The rank grid for `ranks` ranks: entries of `requested` > 0 are kept, zeros are chosen so that
+// the product is `ranks`, no rank is thinner than the halo where that can be avoided, and the
+// halo surface is smallest. Ties go to fewer split axes (fewer messages), then to splitting z
+// before y before x (z faces are contiguous planes). Throws Error when the fixed entries cannot
+// multiply up to `ranks`.
+Index3 choose_rank_grid(int ranks, const Index3& global, const Index3& requested, int halo);
+
+// "[a, b, c]", as grid.n and parallel.ranks are written in decks and messages.
+std::string to_string(const Index3& v);
+
+}  // namespace wavefd

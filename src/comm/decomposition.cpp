@@ -1,0 +1,114 @@
+#include "wavefd/decomposition.hpp"
+
+#include <limits>
+
+namespace wavefd {
+
+namespace {
+
+constexpr const char* kAxis = "xyz";
+
+// Points of part c when n points are split over p parts, the first n % p parts one larger.
+index_t part_size(index_t n, index_t p, index_t c) { return n / p + (c < n % p ? 1 : 0); }
+index_t part_start(index_t n, index_t p, index_t c) { return c * (n / p) + (c < n % p ? c : n % p); }
+
+// Points exchanged per step across all internal faces of a split (both sides), the quantity
+// that a good rank grid keeps small.
+double halo_surface(const Index3& n, const Index3& p) {
+  double s = 0;
+  for (int a = 0; a < 3; ++a) {
+    if (p[a] == 1) continue;
+    const int b = (a + 1) % 3, c = (a + 2) % 3;
+    s += double(p[a]) * double(n[b]) * double(n[c]);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string to_string(const Index3& v) {
+  return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + "]";
+}
+
+Index3 choose_rank_grid(int ranks, const Index3& global, const Index3& requested, int halo) {
+  if (ranks < 1) throw Error("the number of ranks must be >= 1");
+  for (int a = 0; a < 3; ++a)
+    if (requested[a] < 0)
+      throw Error("parallel.ranks = " + to_string(requested) +
+                  " has a negative entry; accepted: [px, py, pz] with each >= 1, or 0 to let wavefd choose");
+  Index3 best{0, 0, 0};
+  double best_cost = std::numeric_limits<double>::infinity();
+  bool best_fits = false;
+  int best_axes = 4;
+  // z outermost and descending, so that among equal costs the split along z is found first.
+  for (index_t pz = ranks; pz >= 1; --pz) {
+    if (ranks % pz || (requested[2] && requested[2] != pz)) continue;
+    for (index_t py = ranks / pz; py >= 1; --py) {
+      if ((ranks / pz) % py || (requested[1] && requested[1] != py)) continue;
+      const index_t px = ranks / pz / py;
+      if (requested[0] && requested[0] != px) continue;
+      const Index3 p{px, py, pz};
+      bool fits = true;  // every rank at least one halo wide (checked again, with a message, later)
+      for (int a = 0; a < 3; ++a) fits = fits && global[a] / p[a] >= halo;
+      const double cost = halo_surface(global, p);
+      const int axes = (px > 1) + (py > 1) + (pz > 1);
+      if ((fits && !best_fits) ||
+          (fits == best_fits && (cost < best_cost || (cost == best_cost && axes < best_axes)))) {
+        best = p, best_cost = cost, best_fits = fits, best_axes = axes;
+      }
+    }
+  }
+  if (best[0] == 0)
+    throw Error("parallel.ranks = " + to_string(requested) + " cannot be completed to " +
+                std::to_string(ranks) + " ranks; accepted: [px, py, pz] with px * py * pz = " +
+                std::to_string(ranks) + " (0 entries are chosen by wavefd)");
+  return best;
+}
+
+Decomposition::Decomposition(const Index3& global, const Index3& rank_grid, int ranks, bool periodic,
+                             int halo)
+    : global_(global), dims_(rank_grid), periodic_(periodic) {
+  if (dims_[0] * dims_[1] * dims_[2] != ranks || dims_[0] < 1 || dims_[1] < 1 || dims_[2] < 1)
+    throw Error("parallel.ranks = " + to_string(dims_) + " does not match the " + std::to_string(ranks) +
+                " ranks of this run; accepted: [px, py, pz] with px * py * pz = " + std::to_string(ranks));
+  for (int a = 0; a < 3; ++a) {
+    // The smallest part is the last one (the remainder goes to the first ranks).
+    const index_t smallest = global_[a] / dims_[a];
+    if (smallest < halo)
+      throw Error("grid.n = " + to_string(global_) + " over parallel.ranks = " + to_string(dims_) +
+                  " leaves " + std::to_string(smallest) + " points along " + kAxis[a] +
+                  " on some ranks, fewer than the halo width " + std::to_string(halo) +
+                  "; accepted: at most " + std::to_string(global_[a] / halo) + " ranks along " + kAxis[a]);
+  }
+}
+
+Index3 Decomposition::coords_of(int rank) const {
+  return Index3{rank % dims_[0], (rank / dims_[0]) % dims_[1], rank / (dims_[0] * dims_[1])};
+}
+
+int Decomposition::rank_at(const Index3& c) const { return int(c[0] + dims_[0] * (c[1] + dims_[1] * c[2])); }
+
+Subdomain Decomposition::subdomain(int rank) const {
+  Subdomain s;
+  s.rank = rank;
+  s.coords = coords_of(rank);
+  for (int a = 0; a < 3; ++a) {
+    s.local[a] = part_size(global_[a], dims_[a], s.coords[a]);
+    s.offset[a] = part_start(global_[a], dims_[a], s.coords[a]);
+    for (int side = 0; side < 2; ++side) {
+      Index3 c = s.coords;
+      c[a] += side ? 1 : -1;
+      if (c[a] < 0 || c[a] >= dims_[a]) {
+        if (!periodic_) {
+          s.neighbour[a][side] = kNoNeighbour;
+          continue;
+        }
+        c[a] = (c[a] + dims_[a]) % dims_[a];
+      }
+      s.neighbour[a][side] = rank_at(c);
+    }
+  }
+  return s;
+}
+
+}  // namespace wavefd

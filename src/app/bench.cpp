@@ -8,6 +8,7 @@
 #include "bench/variant_timing.hpp"
 #include "io/summary.hpp"
 #include "wavefd/measure.hpp"
+#include "wavefd/provenance.hpp"
 #include "wavefd/two_step.hpp"
 #include "wavefd/verify.hpp"
 
@@ -163,6 +164,7 @@ int BenchCommand::execute() {
   for (const auto& p : precisions) parse_precision(p);
   if (!json.empty()) check_writable(json, "--json");
   nlohmann::json out;
+  out["provenance"] = provenance_json();
   out["kokkos"] = execution_json();
   if (!op.empty()) {
     const int rc = derivative_bench(*this, out);

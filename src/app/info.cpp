@@ -2,15 +2,13 @@
 #include <cstdio>
 #include <iostream>
 
-#ifdef WAVEFD_HAVE_MPI
-#include <mpi.h>
-#endif
 #ifdef WAVEFD_HAVE_KOKKOSKERNELS
 #include <KokkosKernels_config.h>
 #endif
 
 #include "app/commands.hpp"
 #include "wavefd/measure.hpp"
+#include "wavefd/provenance.hpp"
 #include "wavefd/variant.hpp"
 
 namespace wavefd::app {
@@ -28,31 +26,12 @@ int InfoCommand::execute() {
               e["host_execution_space"].get<std::string>().c_str());
   std::printf("device: %s\n", e["device"].get<std::string>().c_str());
   std::printf("backends enabled:");
-#ifdef KOKKOS_ENABLE_SERIAL
-  std::printf(" Serial");
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  std::printf(" OpenMP");
-#endif
-#ifdef KOKKOS_ENABLE_THREADS
-  std::printf(" Threads");
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-  std::printf(" CUDA");
-#endif
-#ifdef KOKKOS_ENABLE_HIP
-  std::printf(" HIP");
-#endif
-#ifdef KOKKOS_ENABLE_SYCL
-  std::printf(" SYCL");
-#endif
+  for (const auto& b : kokkos_backends()) std::printf(" %s", b.c_str());
   std::printf("\n");
+  std::printf("compiler: %s\n", compiler().c_str());
+  std::printf("git commit: %s\n", git_commit().c_str());
 #ifdef WAVEFD_HAVE_MPI
-  char version[MPI_MAX_LIBRARY_VERSION_STRING];
-  int len = 0;
-  MPI_Get_library_version(version, &len);
-  std::string v(version, len);
-  std::printf("MPI: enabled, %d rank(s), %s\n", world_size(), v.substr(0, v.find('\n')).c_str());
+  std::printf("MPI: enabled, %d rank(s), %s\n", world_size(), mpi_library().c_str());
 #else
   std::printf("MPI: disabled in this build\n");
 #endif

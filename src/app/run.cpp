@@ -14,6 +14,7 @@
 #include "io/summary.hpp"
 #include "io/tuning.hpp"
 #include "wavefd/measure.hpp"
+#include "wavefd/provenance.hpp"
 #include "wavefd/two_step.hpp"
 
 namespace wavefd::app {
@@ -213,6 +214,7 @@ int RunCommand::execute() {
                                {"variant", kernel.variant->name()}, {"variant_source", kernel.variant_source},
                                {"tile", to_string(kernel.tile)}, {"tile_source", kernel.tile_source},
                                {"steps", c.steps}, {"init", c.init}}}};
+    j["provenance"] = provenance_json();
     j["kokkos"] = execution_json();
     j["ranks"] = world_size();
     j["timing"] = {{"seconds", r.seconds}, {"ctpn_ns", ctpn_ns}, {"gpts_per_s", gpts},

@@ -7,6 +7,7 @@
 #include "app/commands.hpp"
 #include "bench/variant_timing.hpp"
 #include "io/tuning.hpp"
+#include "wavefd/provenance.hpp"
 #include "wavefd/verify.hpp"
 
 namespace wavefd::app {
@@ -84,7 +85,8 @@ int TuneCommand::execute() {
     char date[32];
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    store_tuning(file, key, *best, {{"ctpn_ns", best_ctpn}, {"grid", n}, {"measured", measured}, {"date", date}});
+    store_tuning(file, key, *best, {{"ctpn_ns", best_ctpn}, {"grid", n}, {"measured", measured}, {"date", date},
+                                       {"provenance", provenance_json()}});
     std::printf("  -> %s, tile %s (recorded in %s)\n", best->variant.c_str(), to_string(best->tile).c_str(),
                 file.c_str());
   }

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "app/commands.hpp"
+#include "wavefd/provenance.hpp"
 #include "wavefd/two_step.hpp"
 #include "wavefd/verify.hpp"
 
@@ -16,6 +17,7 @@ VerifyCommand::VerifyCommand(CLI::App& app) {
 
 int VerifyCommand::execute() {
   int passed = 0, failed = 0;
+  std::printf("%s\n", provenance_line().c_str());
   std::printf("%-18s %-7s %-16s %-28s %11s %11s  %s\n", "stencil", "prec", "variant", "grid",
               "max error", "tolerance", "result");
   for (const auto& pname : precisions) {

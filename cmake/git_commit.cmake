@@ -1,9 +1,12 @@
 # Run at every build (cmake -P): writes OUT, a C++ source defining wavefd::git_commit(), with the
 # commit of the checkout in SRC ("-dirty" when tracked files differ from it, "unknown" outside a
-# git checkout). The file is rewritten only when that changes, so an unchanged build stays up to date.
+# git checkout, GIVEN when set). The file is rewritten only when that changes, so an unchanged
+# build stays up to date.
 execute_process(COMMAND git -C "${SRC}" rev-parse --short=12 HEAD
                 OUTPUT_VARIABLE commit RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-if(NOT rc EQUAL 0)
+if(NOT GIVEN STREQUAL "")
+  set(commit "${GIVEN}")  # -DWAVEFD_GIT_COMMIT=...: a copy of the tree without its .git
+elseif(NOT rc EQUAL 0)
   set(commit "unknown")
 else()
   execute_process(COMMAND git -C "${SRC}" status --porcelain --untracked-files=no

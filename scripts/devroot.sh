@@ -38,24 +38,36 @@ mirror() {
   echo "$uri"
 }
 
-MOUNTED=()
-unmount_all() {
-  local i
-  for ((i=${#MOUNTED[@]}-1; i>=0; i--)); do
-    umount "${MOUNTED[$i]}" 2>/dev/null || umount -l "${MOUNTED[$i]}" 2>/dev/null || true
-  done
-  MOUNTED=()
+# Several runs may use the root at once (a build in one shell, tests in another): each holds a
+# shared lock on $ROOT.lock while it runs, and only the last one out (the one that can turn its
+# lock exclusive) unmounts, so no run pulls /proc or the repository from under another.
+LOCK_FD=""
+hold_root() {
+  [ -z "$LOCK_FD" ] || return 0
+  exec {LOCK_FD}>"$ROOT.lock"
+  flock -s "$LOCK_FD"
 }
-trap unmount_all EXIT INT TERM
+release_root() {
+  [ -n "$LOCK_FD" ] || return 0
+  if flock -x -n "$LOCK_FD"; then
+    local m  # every mount below the root, children before parents
+    for m in $(awk -v r="$ROOT/" 'index($2, r) == 1 {print $2}' /proc/mounts | sort -r); do
+      umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
+    done
+  fi
+  exec {LOCK_FD}>&-
+  LOCK_FD=""
+}
+trap release_root EXIT INT TERM
 
-bind() {  # bind SRC DST: mount unless already mounted (another run owns it then)
+bind() {  # bind SRC DST: mount unless already mounted (by a run still sharing the root)
   mkdir -p "$2"
   if mountpoint -q "$2"; then return; fi
   mount --bind "$1" "$2"
-  MOUNTED+=("$2")
 }
 
 mount_all() {
+  hold_root
   bind /proc "$ROOT/proc"
   bind /sys "$ROOT/sys"
   bind /dev "$ROOT/dev"

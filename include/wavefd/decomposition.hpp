@@ -32,16 +32,12 @@ class Decomposition {
   // parallel.ranks and the axis).
   Decomposition(const Index3& global, const Index3& rank_grid, int ranks, bool periodic, int halo);
 
-  const Index3& global() const { return global_; }
-  const Index3& rank_grid() const { return dims_; }
-  int ranks() const { return int(dims_[0] * dims_[1] * dims_[2]); }
-  bool periodic() const { return periodic_; }
-
-  Index3 coords_of(int rank) const;
   int rank_at(const Index3& coords) const;  // coords already inside the grid
   Subdomain subdomain(int rank) const;
 
  private:
+  Index3 coords_of(int rank) const;
+
   Index3 global_, dims_;
   bool periodic_;
 };

@@ -21,7 +21,7 @@ struct Distribution {
   std::string transport = "local";
 };
 
-// {git_commit, wavefd_version, compiler, kokkos: {version, backends, device}, mpi, transport, rank_grid}
+// {git_commit, wavefd_version, compiler, kokkos: {version, backends}, device, mpi, transport, rank_grid}
 nlohmann::json provenance_json(const Distribution& d = {});
 std::string provenance_line(const Distribution& d = {});  // the same, on one line
 

@@ -15,6 +15,9 @@ enum class Precision { f32, f64 };
 
 inline std::string_view to_string(Precision p) { return p == Precision::f32 ? "float" : "double"; }
 
+// Axis d (0, 1, 2) as messages name it: x, y, z.
+inline constexpr char axis_name(int d) { return "xyz"[d]; }
+
 // A user-facing error: one line, naming the offending parameter and its accepted range.
 // main() prints it as "wavefd: error: <what>" and exits with status 2.
 class Error : public std::runtime_error {

@@ -6,8 +6,6 @@ namespace wavefd {
 
 namespace {
 
-constexpr const char* kAxis = "xyz";
-
 // Points of part c when n points are split over p parts, the first n % p parts one larger.
 index_t part_size(index_t n, index_t p, index_t c) { return n / p + (c < n % p ? 1 : 0); }
 index_t part_start(index_t n, index_t p, index_t c) { return c * (n / p) + (c < n % p ? c : n % p); }
@@ -76,9 +74,9 @@ Decomposition::Decomposition(const Index3& global, const Index3& rank_grid, int 
     const index_t smallest = global_[a] / dims_[a];
     if (smallest < halo)
       throw Error("grid.n = " + to_string(global_) + " over parallel.ranks = " + to_string(dims_) +
-                  " leaves " + std::to_string(smallest) + " points along " + kAxis[a] +
+                  " leaves " + std::to_string(smallest) + " points along " + axis_name(a) +
                   " on some ranks, fewer than the halo width " + std::to_string(halo) +
-                  "; accepted: at most " + std::to_string(global_[a] / halo) + " ranks along " + kAxis[a]);
+                  "; accepted: at most " + std::to_string(global_[a] / halo) + " ranks along " + axis_name(a));
   }
 }
 

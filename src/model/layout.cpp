@@ -9,13 +9,12 @@ index_t round_up(index_t v, index_t m) { return (v + m - 1) / m * m; }
 }  // namespace
 
 Layout make_layout(const Index3& n, int halo, bool pad_rows, std::size_t elem_bytes) {
-  static constexpr const char* axis = "xyz";
   for (int d = 0; d < 3; ++d) {
     if (n[d] <= 0)
-      throw Error(std::string("grid.n[") + axis[d] + "] = " + std::to_string(n[d]) +
+      throw Error(std::string("grid.n[") + axis_name(d) + "] = " + std::to_string(n[d]) +
                   " must be positive; accepted: 1.." + std::to_string(index_t(1) << 31));
     if (n[d] < halo)
-      throw Error(std::string("grid.n[") + axis[d] + "] = " + std::to_string(n[d]) +
+      throw Error(std::string("grid.n[") + axis_name(d) + "] = " + std::to_string(n[d]) +
                   " is smaller than the halo width " + std::to_string(halo) +
                   " (the stencil radius); accepted: n >= " + std::to_string(halo));
   }

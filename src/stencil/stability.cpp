@@ -314,18 +314,17 @@ void check_consistent(const std::vector<Offset>& offsets, const std::vector<doub
   if (std::fabs(m0) > tol)
     throw Error(what + ": weights sum to " + fmt(static_cast<double>(m0)) +
                 ", expected 0 (a Laplacian annihilates constants)");
-  const char* ax = "xyz";
   for (int d = 0; d < 3; ++d)
     if (std::fabs(m1[d]) > tol * rr)
-      throw Error(what + ": first moment m_" + ax[d] + " = sum a l_" + ax[d] + " is " +
+      throw Error(what + ": first moment m_" + axis_name(d) + " = sum a l_" + axis_name(d) + " is " +
                   fmt(static_cast<double>(m1[d])) + ", expected 0");
   for (int d = 0; d < 3; ++d)
     for (int e = d; e < 3; ++e) {
       const long double want = d == e ? 2.0L : 0.0L;
       if (std::fabs(m2[d][e] - want) > tol * rr * rr)
-        throw Error(what + ": second moment m_" + ax[d] + ax[e] + " = sum a l_" + ax[d] + " l_" +
-                    ax[e] + " is " + fmt(static_cast<double>(m2[d][e])) + ", expected " +
-                    (d == e ? "2" : "0"));
+        throw Error(what + ": second moment m_" + axis_name(d) + axis_name(e) + " = sum a l_" +
+                    axis_name(d) + " l_" + axis_name(e) + " is " + fmt(static_cast<double>(m2[d][e])) +
+                    ", expected " + (d == e ? "2" : "0"));
     }
 
   const detail::SymbolExtrema ex = detail::symbol_extrema(offsets, weights);

@@ -1,5 +1,6 @@
 // wavefd: high-order finite-difference wave stencils on Kokkos.
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #endif
 
 #include "app/commands.hpp"
+#include "wavefd/parallel.hpp"
 
 namespace {
 
@@ -25,6 +27,48 @@ void split_args(int argc, char** argv, std::vector<std::string>& ours, std::vect
 int fail(const std::string& what, int code) {
   std::fprintf(stderr, "wavefd: error: %s\n", what.c_str());
   return code;
+}
+
+// MPI for the commands that talk to other ranks (start-up costs over a second on some systems).
+// Initialised before parsing, so that a bad flag or deck is reported once, by rank 0.
+struct MpiSession {
+  bool on = false;
+  explicit MpiSession(bool want) {
+#ifdef WAVEFD_HAVE_MPI
+    if (want) MPI_Init(nullptr, nullptr), on = true;
+#else
+    (void)want;
+#endif
+  }
+  ~MpiSession() {
+#ifdef WAVEFD_HAVE_MPI
+    if (on) MPI_Finalize();
+#endif
+  }
+};
+
+// An error only this rank has seen (allocation, MPI, internal): with other ranks waiting in
+// collectives it must take them down, naming itself.
+int fail_here(const std::string& what, int code) {
+  if (wavefd::world_size() == 1) return fail(what, code);
+  fail("rank " + std::to_string(wavefd::world_rank()) + ": " + what, code);
+#ifdef WAVEFD_HAVE_MPI
+  MPI_Abort(MPI_COMM_WORLD, code);
+#endif
+  return code;
+}
+
+// One rank per GPU: unless Kokkos is told the device, the node-local rank picks it.
+void add_device_by_node_rank(std::vector<std::string>& kokkos_args) {
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP) || defined(KOKKOS_ENABLE_SYCL)
+  if (wavefd::world_size() == 1 || std::getenv("KOKKOS_DEVICE_ID") || std::getenv("KOKKOS_MAP_DEVICE_ID_BY")) return;
+  for (const auto& a : kokkos_args)
+    if (a.rfind("--kokkos-device-id", 0) == 0 || a.rfind("--kokkos-map-device-id-by", 0) == 0) return;
+  const int devices = Kokkos::num_devices();
+  if (devices > 0) kokkos_args.push_back("--kokkos-device-id=" + std::to_string(wavefd::node_local_rank() % devices));
+#else
+  (void)kokkos_args;
+#endif
 }
 
 }  // namespace
@@ -46,6 +90,13 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<StencilCommand>(app));
   commands.push_back(std::make_unique<InfoCommand>(app));
 
+  bool want_mpi = false;
+  for (auto& cmd : commands) want_mpi = want_mpi || (!args.empty() && args[0] == cmd->sub->get_name() && cmd->needs_mpi());
+  MpiSession mpi(want_mpi);
+  const bool root = wavefd::world_rank() == 0;
+
+  std::string parse_error;
+  int parse_code = 0;
   try {
     // `run DECK.toml ...`: the deck's keys become options placed before the explicit ones.
     if (args.size() >= 2 && args[0] == "run" && !args[1].empty() && args[1][0] != '-') {
@@ -58,37 +109,36 @@ int main(int argc, char** argv) {
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 wants them reversed
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    return fail(e.what(), e.get_exit_code());
+    if (e.get_exit_code() == 0) return root ? app.exit(e) : 0;  // --help, --version
+    parse_error = e.what(), parse_code = e.get_exit_code();
   } catch (const wavefd::Error& e) {
-    return fail(e.what(), 2);
+    parse_error = e.what(), parse_code = 2;
+  }
+  try {
+    wavefd::agree([&] {
+      if (!parse_error.empty()) throw wavefd::Error(parse_error);
+    });
+  } catch (const wavefd::AgreedError& e) {
+    return root ? fail(e.what(), parse_code ? parse_code : 2) : (parse_code ? parse_code : 2);
   }
 
   for (auto& cmd : commands) {
     if (!cmd->sub->parsed()) continue;
     try {
-#ifdef WAVEFD_HAVE_MPI
-      // Only commands that talk to other ranks pay for MPI start-up (over a second on some systems).
-      struct Mpi {
-        bool on;
-        explicit Mpi(bool want) : on(want) {
-          if (on) MPI_Init(nullptr, nullptr);
-        }
-        ~Mpi() {
-          if (on) MPI_Finalize();
-        }
-      } mpi(cmd->needs_mpi());
-#endif
       if (!cmd->needs_kokkos()) return cmd->execute();
+      add_device_by_node_rank(kokkos_args);
       std::vector<char*> kargv;
       for (auto& a : kokkos_args) kargv.push_back(a.data());
       int kargc = int(kargv.size());
       Kokkos::ScopeGuard kokkos(kargc, kargv.data());
       return cmd->execute();
+    } catch (const wavefd::AgreedError& e) {
+      // Every rank has it: rank 0 prints it once and every rank exits normally.
+      return root && *e.what() ? fail(e.what(), 2) : 2;
     } catch (const wavefd::Error& e) {
-      return fail(e.what(), 2);
+      return fail_here(e.what(), 2);
     } catch (const std::exception& e) {
-      return fail(std::string("internal: ") + e.what(), 3);
+      return fail_here(std::string("internal: ") + e.what(), 3);
     }
   }
   return fail("no subcommand", 2);

@@ -45,6 +45,11 @@ struct RunConfig {
   std::string summary = "wavefd-summary.json";
   std::string progress = "auto";  // auto | bar | line | none
   double status_interval = 10;    // seconds between status lines when not on a terminal
+  long check_interval = 100;      // steps between checks that the field is finite (all ranks)
+  std::vector<long long> ranks{0, 0, 0};  // rank grid px py pz; 0 = chosen by wavefd
+  std::string transport = "auto";  // auto | local | mpi | mpi-gpu | nccl
+  bool overlap = true;             // update the core while ghosts are in flight
+  std::string gpu_aware = "auto";  // auto | yes | no: whether MPI takes device pointers
 };
 
 void add_run_options(CLI::App& run, RunConfig& c);

@@ -27,6 +27,7 @@ struct Subdomain {
 
 class Decomposition {
  public:
+  Decomposition() = default;  // one rank, nothing split
   // Throws Error before anything is allocated: a rank grid whose product is not `ranks`, or a
   // split leaving some rank fewer points along an axis than the halo needs (naming grid.n,
   // parallel.ranks and the axis).
@@ -34,12 +35,17 @@ class Decomposition {
 
   int rank_at(const Index3& coords) const;  // coords already inside the grid
   Subdomain subdomain(int rank) const;
+  // The rank across face, edge or corner `dir` (each entry -1, 0 or 1) of `s`: wraps on periodic
+  // axes; kNoNeighbour where `dir` crosses a rigid wall.
+  int neighbour(const Subdomain& s, const Index3& dir) const;
+  const Index3& rank_grid() const { return dims_; }
+  const Index3& global() const { return global_; }
 
  private:
   Index3 coords_of(int rank) const;
 
-  Index3 global_, dims_;
-  bool periodic_;
+  Index3 global_{0, 0, 0}, dims_{1, 1, 1};
+  bool periodic_ = true;
 };
 
 // The rank grid for `ranks` ranks: entries of `requested` > 0 are kept, zeros are chosen so that

@@ -1,13 +1,15 @@
 #pragma once
 // Halo interface: start() begins filling the ghost layers of a field, finish() completes it.
 // The time loop updates the interior between the two, so overlapping communication with
-// computation is a property of the loop, not of each transport. The single-rank halo applies the
-// physical boundary (periodic wrap or rigid odd reflection); MPI transports implement the same
-// interface.
+// computation is a property of the loop, not of each transport. Each transport lives in its own
+// file under src/comm/ (local, mpi, mpi-gpu, nccl) and is listed once in src/comm/transport.cpp.
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "wavefd/decomposition.hpp"
 #include "wavefd/grid.hpp"
+#include "wavefd/stencil.hpp"
 
 namespace wavefd {
 
@@ -15,14 +17,54 @@ enum class Boundary { periodic, rigid };
 std::string_view to_string(Boundary b);
 Boundary parse_boundary(std::string_view name);  // throws Error naming the accepted values
 
+// How ghosts travel between subdomains (parallel.transport).
+//  local:   one rank; ghosts are filled from the field itself (periodic wrap, rigid reflection).
+//  mpi:     faces packed on the device, staged through pinned host buffers, MPI_Isend/Irecv.
+//  mpi-gpu: device buffers handed to a GPU-aware MPI.
+//  nccl:    grouped ncclSend/ncclRecv on the halo stream (CUDA builds with NCCL).
+enum class Transport { local, mpi, mpi_gpu, nccl };
+std::string_view to_string(Transport t);
+// "auto" is resolved by choose_transport(); anything else must name a transport. Throws Error.
+Transport parse_transport(std::string_view name);
+
+// Host time spent in each phase of the halo, summed over exchanges (seconds).
+struct HaloTimes {
+  double pack = 0;    // start(): pack, stage, post (the ghost fill itself for `local`)
+  double wait = 0;    // finish(): waiting for the messages
+  double unpack = 0;  // finish(): copy back, unpack, rigid walls
+  long exchanges = 0;
+};
+
 template <class T>
 class Halo {
  public:
   virtual ~Halo() = default;
   virtual std::string name() const = 0;
+  // Work is enqueued on the halo's execution space instance; finish() returns when the ghosts are
+  // complete for work enqueued later on that instance (fence it before using another instance).
   virtual void start(Field<T>& f) = 0;
   virtual void finish(Field<T>& f) = 0;
+  const HaloTimes& times() const { return times_; }
+  void reset_times() { times_ = {}; }
+
+ protected:
+  HaloTimes times_;
 };
+
+// Everything a transport needs to build its exchange.
+struct HaloSpec {
+  Boundary boundary = Boundary::periodic;
+  Transport transport = Transport::local;
+  Decomposition decomposition;
+  Subdomain sub;                // this rank
+  Layout layout;                // this rank's storage (halo width = stencil radius)
+  std::vector<Offset> offsets;  // the stencil's reach decides which ghost regions are exchanged
+  Kokkos::DefaultExecutionSpace exec{};
+};
+
+// The transport for `spec.transport`; throws Error for one this build lacks.
+template <class T>
+std::unique_ptr<Halo<T>> make_halo(const HaloSpec& spec);
 
 // Fills ghosts from the field itself, every ghost point in one kernel, edges and corners
 // included (the same values as filling x, then y over x ghosts, then z over both).
@@ -30,6 +72,6 @@ class Halo {
 //  rigid:    the walls are nodes at -1 and n where u = 0; ghosts are odd reflections about them:
 //            u(-1-m) = -u(-1+m), u(n+m) = -u(n-m).
 template <class T>
-std::unique_ptr<Halo<T>> make_local_halo(Boundary b);
+std::unique_ptr<Halo<T>> make_local_halo(Boundary b, const Kokkos::DefaultExecutionSpace& exec = {});
 
 }  // namespace wavefd

@@ -70,6 +70,10 @@ class Variant {
   virtual bool supports(const Stencil& s, Precision p) const = 0;
   virtual void apply(const TwoStepArgs<float>& a, const Box& box) const = 0;
   virtual void apply(const TwoStepArgs<double>& a, const Box& box) const = 0;
+  // The offsets this variant reads around each point it updates: the stencil's own unless the
+  // kernel also reads neighbours it weights with zero. The halo exchanges exactly the ghost
+  // regions these reach, so every ghost a kernel reads holds the value a single rank would have.
+  virtual std::vector<Offset> reads(const Stencil& s) const { return s.offsets; }
 
   // Tiles. Variants without tunable tiles keep these defaults: no candidates, and only the
   // default tile is accepted.

@@ -77,7 +77,5 @@ struct InfoCommand : Command {
   int execute() override;
 };
 
-// MPI rank count (1 without MPI, or when MPI was not initialised).
-int world_size();
 
 }  // namespace wavefd::app

@@ -8,6 +8,7 @@
 
 #include "app/commands.hpp"
 #include "wavefd/measure.hpp"
+#include "wavefd/parallel.hpp"
 #include "wavefd/provenance.hpp"
 #include "wavefd/variant.hpp"
 
@@ -31,10 +32,19 @@ int InfoCommand::execute() {
   std::printf("compiler: %s\n", compiler().c_str());
   std::printf("git commit: %s\n", git_commit().c_str());
 #ifdef WAVEFD_HAVE_MPI
-  std::printf("MPI: enabled, %d rank(s), %s\n", world_size(), mpi_library().c_str());
+  std::printf("MPI: enabled, %d rank(s), %s, GPU-aware: %s\n", world_size(), mpi_library().c_str(),
+              mpi_gpu_aware().c_str());
 #else
   std::printf("MPI: disabled in this build\n");
 #endif
+  std::printf("NCCL: %s\n", nccl_version().empty() ? "not in this build" : nccl_version().c_str());
+  std::printf("halo transports (parallel.transport; auto = %s on %d rank(s)):\n",
+              std::string(to_string(choose_transport("auto", world_size()))).c_str(), world_size());
+  for (Transport t : {Transport::local, Transport::mpi, Transport::mpi_gpu, Transport::nccl}) {
+    std::string why;
+    const bool ok = transport_available(t, "auto", &why);
+    std::printf("  %-8s %s\n", std::string(to_string(t)).c_str(), ok ? "available" : ("unavailable: " + why).c_str());
+  }
 #ifdef WAVEFD_HAVE_KOKKOSKERNELS
   std::printf("Kokkos Kernels: enabled (%d.%d.%d)\n", KOKKOSKERNELS_VERSION_MAJOR,
               KOKKOSKERNELS_VERSION_MINOR, KOKKOSKERNELS_VERSION_PATCH);

@@ -1,19 +1,17 @@
 // `wavefd run DECK.toml [--key value ...]`: the two-step scheme on one deck, with progress and a
-// JSON summary.
+// JSON summary. Under mpirun/srun the grid is split over the ranks (parallel.*); rank 0 prints and
+// writes, results are reduced over all ranks.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
-
-#ifdef WAVEFD_HAVE_MPI
-#include <mpi.h>
-#endif
 
 #include "app/commands.hpp"
 #include "io/progress.hpp"
 #include "io/summary.hpp"
 #include "io/tuning.hpp"
 #include "wavefd/measure.hpp"
+#include "wavefd/parallel.hpp"
 #include "wavefd/provenance.hpp"
 #include "wavefd/two_step.hpp"
 
@@ -24,24 +22,16 @@ RunCommand::RunCommand(CLI::App& app) {
   add_run_options(*sub, config);
 }
 
-int world_size() {
-  int size = 1;
-#ifdef WAVEFD_HAVE_MPI
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (initialized) MPI_Comm_size(MPI_COMM_WORLD, &size);
-#endif
-  return size;
-}
-
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
 struct RunResult {
   double seconds = 0;
-  double max_abs = 0;
-  double mode_error = -1;  // init = mode: max |u - exact|
+  long steps = 0;          // done; fewer than asked when the field went non-finite
+  double max_abs = 0;      // over all ranks; 1e308 stands for NaN/Inf
+  double mode_error = -1;  // init = mode: max |u - exact| over all ranks
+  HaloTimes halo;          // this rank's
 };
 
 // The kernel a run uses, and where each part of the choice came from.
@@ -81,18 +71,17 @@ RunResult run_scheme(const Stencil& s, const SchemeSpec& spec, const KernelChoic
                      Progress& progress) {
   TwoStep<T> engine(s, spec, *kernel.variant, kernel.tile);
   const Layout l = engine.layout();
-  const Index3 N = spec.domain.global, off = spec.domain.offset;
+  const Index3 N = spec.domain.global, off = engine.domain().offset;
   Kokkos::deep_copy(engine.u().data, std::numeric_limits<T>::quiet_NaN());  // ghosts/padding: poison
   Kokkos::deep_copy(engine.u_prev().data, std::numeric_limits<T>::quiet_NaN());
-  auto u = engine.u().data;
-  auto u_prev = engine.u_prev().data;
   using Policy = Kokkos::MDRangePolicy<Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                                        Kokkos::IndexType<index_t>>;
   const Policy interior({0, 0, 0}, {l.n[0], l.n[1], l.n[2]});
 
   // Initial condition. pulse: a Gaussian at rest (u1 = u0), width 4 cells. mode: the exact
   // eigenmode with wave numbers (1,1,1), a plane wave (periodic) or a product of sines (rigid,
-  // exact for stencils symmetric in each axis), so the run can report its error.
+  // exact for stencils symmetric in each axis), so the run can report its error. Both are
+  // functions of the global index, so every decomposition starts from the same bits.
   const bool mode = c.init == "mode";
   const bool periodic = spec.boundary == Boundary::periodic;
   double k[3], mu = 0;
@@ -115,93 +104,157 @@ RunResult run_scheme(const Stencil& s, const SchemeSpec& spec, const KernelChoic
     if (periodic) return Kokkos::cos(kx * x + ky * y + kz * z);
     return Kokkos::sin(kx * (x + 1)) * Kokkos::sin(ky * (y + 1)) * Kokkos::sin(kz * (z + 1));
   };
-  Kokkos::parallel_for("wavefd::run_init", interior, KOKKOS_LAMBDA(index_t i, index_t j, index_t kk) {
-    const double v0 = shape(i, j, kk);
-    u_prev(l.at(i, j, kk)) = static_cast<T>(v0);
-    u(l.at(i, j, kk)) = static_cast<T>(c1 * v0);
-  });
+  {
+    auto u = engine.u().data;
+    auto u_prev = engine.u_prev().data;
+    Kokkos::parallel_for("wavefd::run_init", interior, KOKKOS_LAMBDA(index_t i, index_t j, index_t kk) {
+      const double v0 = shape(i, j, kk);
+      u_prev(l.at(i, j, kk)) = static_cast<T>(v0);
+      u(l.at(i, j, kk)) = static_cast<T>(c1 * v0);
+    });
+  }
   Kokkos::fence("wavefd::run_init");
 
+  // max |u| on this rank, NaN/Inf mapped to 1e308, and the error against the mode after `steps`.
+  auto measure = [&](long steps, double& max_abs, double& err) {
+    auto result = engine.u().data;
+    const double cn = std::cos(double(steps + 1) * theta);
+    max_abs = 0, err = 0;
+    Kokkos::parallel_reduce("wavefd::run_check", interior,
+        KOKKOS_LAMBDA(index_t i, index_t j, index_t kk, double& m, double& e) {
+          const double v = double(result(l.at(i, j, kk)));
+          const double a = (v == v && Kokkos::abs(v) <= 1e300) ? Kokkos::abs(v) : 1e308;
+          m = Kokkos::max(m, a);
+          if (mode) {
+            const double d = Kokkos::abs(v - cn * shape(i, j, kk));
+            e = Kokkos::max(e, (d == d && d <= 1e300) ? d : 1e308);
+          }
+        },
+        Kokkos::Max<double>(max_abs), Kokkos::Max<double>(err));
+  };
+
+  RunResult r;
   Kokkos::Timer timer;
+  double paused = 0;  // seconds spent in the finiteness checks, not counted as stepping
   for (long n = 0; n < c.steps; ++n) {
     engine.step();
     if (progress.due(timer.seconds())) {
       Kokkos::fence("wavefd::progress");
       progress.report(n + 1, timer.seconds());
     }
+    r.steps = n + 1;
+    if (r.steps % c.check_interval == 0 && r.steps < c.steps) {
+      Kokkos::Timer check;
+      double m, e;
+      measure(r.steps, m, e);
+      const bool finite = max_over_ranks(m) < 1e300;
+      paused += check.seconds();
+      if (!finite) break;  // every rank sees the same reduction and stops at the same step
+    }
   }
   Kokkos::fence("wavefd::run");
-  RunResult r;
-  r.seconds = timer.seconds();
-  progress.finish(c.steps, r.seconds);
+  r.seconds = timer.seconds() - paused;
+  progress.finish(r.steps, r.seconds);
+  r.halo = engine.halo().times();
 
-  auto result = engine.u().data;
-  const double cn = std::cos(double(c.steps + 1) * theta);
-  double max_abs = 0, err = 0;
-  Kokkos::parallel_reduce("wavefd::run_check", interior,
-      KOKKOS_LAMBDA(index_t i, index_t j, index_t kk, double& m, double& e) {
-        const double v = double(result(l.at(i, j, kk)));
-        const double a = (v == v) ? Kokkos::abs(v) : 1e308;
-        m = Kokkos::max(m, a);
-        if (mode) {
-          double d = Kokkos::abs(v - cn * shape(i, j, kk));
-          e = Kokkos::max(e, (d == d) ? d : 1e308);
-        }
-      },
-      Kokkos::Max<double>(max_abs), Kokkos::Max<double>(err));
-  r.max_abs = max_abs;
-  if (mode) r.mode_error = err;
+  double max_abs, err;
+  measure(r.steps, max_abs, err);
+  r.max_abs = max_over_ranks(max_abs);
+  if (mode) r.mode_error = max_over_ranks(err);
   return r;
+}
+
+// {min, mean, max} of a per-rank value over all ranks.
+nlohmann::json over_ranks(double v) {
+  return {{"min", min_over_ranks(v)}, {"mean", sum_over_ranks(v) / world_size()}, {"max", max_over_ranks(v)}};
 }
 
 }  // namespace
 
 int RunCommand::execute() {
   const RunConfig& c = config;
-  if (world_size() > 1)
-    throw Error("this build runs on one MPI rank (domain decomposition is not implemented yet); got " +
-                std::to_string(world_size()) + " ranks");
-  // Validate everything before allocating anything.
-  const Stencil s = build_stencil(c.stencil);
-  const Precision precision = parse_precision(c.precision);
-  if (c.n.size() != 3) throw Error("grid.n needs 3 values nx ny nz");
+  const int ranks = world_size(), rank = world_rank();
+  const bool root = rank == 0;
+  // Validate everything before allocating anything, on every rank; a failure anywhere stops all.
+  Stencil s;
+  Precision precision{};
   SchemeSpec spec;
-  spec.domain = Domain::single({c.n[0], c.n[1], c.n[2]});
-  spec.boundary = parse_boundary(c.boundary);
-  spec.pad_rows = c.pad;
-  spec.courant = c.courant.value_or(0.9 * s.max_courant);
-  check_courant(s, spec.courant);
-  (void)make_layout(spec.domain.local, s.radius, c.pad, 4);  // extents vs halo
-  if (c.steps < 1) throw Error("scheme.steps = " + std::to_string(c.steps) + " must be >= 1");
-  if (c.init != "pulse" && c.init != "mode")
-    throw Error("scheme.init = '" + c.init + "' is unknown; accepted: pulse, mode");
-  if (!(c.status_interval > 0)) throw Error("output.status_interval must be > 0 seconds");
-  if (!c.summary.empty()) check_writable(c.summary, "output.summary");
-  const KernelChoice kernel = choose_kernel(c, s, precision, spec.domain.global);
-  Progress progress(Progress::parse(c.progress), c.steps,
-                    double(spec.domain.local[0] * spec.domain.local[1] * spec.domain.local[2]),
-                    c.status_interval);
+  KernelChoice kernel;
+  agree([&] {
+    s = build_stencil(c.stencil);
+    precision = parse_precision(c.precision);
+    if (c.n.size() != 3) throw Error("grid.n needs 3 values nx ny nz");
+    const Index3 global{c.n[0], c.n[1], c.n[2]};
+    spec.domain = Domain::single(global);
+    spec.boundary = parse_boundary(c.boundary);
+    spec.pad_rows = c.pad;
+    spec.courant = c.courant.value_or(0.9 * s.max_courant);
+    check_courant(s, spec.courant);
+    (void)make_layout(global, s.radius, c.pad, 4);  // extents vs halo
+    if (c.steps < 1) throw Error("scheme.steps = " + std::to_string(c.steps) + " must be >= 1");
+    if (c.init != "pulse" && c.init != "mode")
+      throw Error("scheme.init = '" + c.init + "' is unknown; accepted: pulse, mode");
+    if (!(c.status_interval > 0)) throw Error("output.status_interval must be > 0 seconds");
+    if (c.check_interval < 1)
+      throw Error("output.check_interval = " + std::to_string(c.check_interval) + " must be >= 1 (steps)");
+    if (c.ranks.size() != 3) throw Error("parallel.ranks needs 3 values px py pz (0 = chosen by wavefd)");
+    const Index3 requested{c.ranks[0], c.ranks[1], c.ranks[2]};
+    spec.parallel.rank_grid = choose_rank_grid(ranks, global, requested, s.radius);
+    spec.parallel.rank = rank;
+    // Refuses a grid/rank-grid mismatch or subdomains thinner than the halo, naming the axis.
+    (void)Decomposition(global, spec.parallel.rank_grid, ranks, spec.boundary == Boundary::periodic, s.radius);
+    spec.parallel.transport = choose_transport(c.transport, ranks, c.gpu_aware);
+    spec.parallel.overlap = c.overlap;
+    if (root && !c.summary.empty()) check_writable(c.summary, "output.summary");
+    kernel = choose_kernel(c, s, precision, global);
+  });
+  Progress progress(root ? Progress::parse(c.progress) : Progress::Mode::none, c.steps,
+                    double(c.n[0]) * double(c.n[1]) * double(c.n[2]), c.status_interval);
+  const Distribution dist{spec.parallel.rank_grid, std::string(to_string(spec.parallel.transport))};
 
   const double points = double(c.n[0]) * double(c.n[1]) * double(c.n[2]);
-  std::printf("wavefd run: %s (K=%zu, radius %d), %lld x %lld x %lld %s, %s, courant %.6g "
-              "(limit %.6g), %ld steps, variant %s (%s), tile %s (%s) on %s\n",
-              s.name.c_str(), s.size(), s.radius, c.n[0], c.n[1], c.n[2],
-              std::string(to_string(spec.boundary)).c_str(), c.precision.c_str(), spec.courant,
-              s.max_courant, c.steps, kernel.variant->name().c_str(), kernel.variant_source.c_str(),
-              to_string(kernel.tile).c_str(), kernel.tile_source.c_str(), Kokkos::DefaultExecutionSpace::name());
-  std::fflush(stdout);
+  if (root) {
+    std::printf("wavefd run: %s (K=%zu, radius %d), %lld x %lld x %lld %s, %s, courant %.6g "
+                "(limit %.6g), %ld steps, variant %s (%s), tile %s (%s) on %s\n",
+                s.name.c_str(), s.size(), s.radius, c.n[0], c.n[1], c.n[2],
+                std::string(to_string(spec.boundary)).c_str(), c.precision.c_str(), spec.courant,
+                s.max_courant, c.steps, kernel.variant->name().c_str(), kernel.variant_source.c_str(),
+                to_string(kernel.tile).c_str(), kernel.tile_source.c_str(), Kokkos::DefaultExecutionSpace::name());
+    std::printf("wavefd run: %d rank(s) as %s, transport %s, overlap %s; MPI %s (GPU-aware: %s)%s%s\n", ranks,
+                to_string(spec.parallel.rank_grid).c_str(), dist.transport.c_str(), c.overlap ? "on" : "off",
+                mpi_library().c_str(), mpi_gpu_aware().c_str(), nccl_version().empty() ? "" : ", NCCL ",
+                nccl_version().c_str());
+    std::fflush(stdout);
+  }
   const RunResult r = precision == Precision::f32 ? run_scheme<float>(s, spec, kernel, c, progress)
                                                   : run_scheme<double>(s, spec, kernel, c, progress);
-  const double updates = points * double(c.steps);
+  const double seconds = max_over_ranks(r.seconds);  // the run is as slow as its slowest rank
+  const double updates = points * double(r.steps);
   const double bytes_per_point = 3.0 * (precision == Precision::f32 ? 4 : 8);
-  const double ctpn_ns = r.seconds / updates * 1e9;
-  const double gpts = updates / r.seconds / 1e9;
+  const double ctpn_ns = seconds / updates * 1e9;
+  const double gpts = updates / seconds / 1e9;
   const double gbs = gpts * bytes_per_point;
-  const bool finite = r.max_abs < 1e300;  // the reduction maps NaN to 1e308
+  const bool finite = r.max_abs < 1e300;  // the reduction maps NaN/Inf to 1e308
+  const nlohmann::json breakdown = {{"step_s", over_ranks(r.seconds)},
+                                    {"halo_pack_s", over_ranks(r.halo.pack)},
+                                    {"halo_wait_s", over_ranks(r.halo.wait)},
+                                    {"halo_unpack_s", over_ranks(r.halo.unpack)}};
+  if (!root) {
+    if (!finite) throw AgreedError("");
+    return 0;
+  }
   std::printf("wavefd run: %.3f s, CTPN %.4f ns, %.3f Gpts/s, %.1f GB/s effective (%g bytes/point), "
               "max|u| %.6g%s\n",
-              r.seconds, ctpn_ns, gpts, gbs, bytes_per_point, r.max_abs, finite ? "" : " (NOT FINITE)");
+              seconds, ctpn_ns, gpts, gbs, bytes_per_point, r.max_abs, finite ? "" : " (NOT FINITE)");
   if (r.mode_error >= 0) std::printf("wavefd run: max error against the exact eigenmode %.3e\n", r.mode_error);
+  if (ranks > 1 || spec.parallel.transport != Transport::local)
+    std::printf("wavefd run: halo per rank (min/mean/max s): pack %.3g/%.3g/%.3g, wait %.3g/%.3g/%.3g, "
+                "unpack %.3g/%.3g/%.3g\n",
+                breakdown["halo_pack_s"]["min"].get<double>(), breakdown["halo_pack_s"]["mean"].get<double>(),
+                breakdown["halo_pack_s"]["max"].get<double>(), breakdown["halo_wait_s"]["min"].get<double>(),
+                breakdown["halo_wait_s"]["mean"].get<double>(), breakdown["halo_wait_s"]["max"].get<double>(),
+                breakdown["halo_unpack_s"]["min"].get<double>(), breakdown["halo_unpack_s"]["mean"].get<double>(),
+                breakdown["halo_unpack_s"]["max"].get<double>());
 
   if (!c.summary.empty()) {
     nlohmann::json j;
@@ -213,18 +266,24 @@ int RunCommand::execute() {
                    {"scheme", {{"courant", spec.courant}, {"precision", c.precision},
                                {"variant", kernel.variant->name()}, {"variant_source", kernel.variant_source},
                                {"tile", to_string(kernel.tile)}, {"tile_source", kernel.tile_source},
-                               {"steps", c.steps}, {"init", c.init}}}};
-    j["provenance"] = provenance_json();
+                               {"steps", c.steps}, {"init", c.init}}},
+                   {"parallel", {{"ranks", spec.parallel.rank_grid}, {"transport", dist.transport},
+                                 {"overlap", c.overlap}, {"gpu_aware", mpi_gpu_aware()},
+                                 {"nccl", nccl_version()}}}};
+    j["provenance"] = provenance_json(dist);
     j["kokkos"] = execution_json();
-    j["ranks"] = world_size();
-    j["timing"] = {{"seconds", r.seconds}, {"ctpn_ns", ctpn_ns}, {"gpts_per_s", gpts},
-                   {"effective_gb_per_s", gbs}, {"bytes_per_point", bytes_per_point}};
-    j["result"] = {{"max_abs_u", finite ? r.max_abs : -1.0}, {"finite", finite}};
+    j["ranks"] = ranks;
+    j["timing"] = {{"seconds", seconds}, {"steps", r.steps}, {"ctpn_ns", ctpn_ns}, {"gpts_per_s", gpts},
+                   {"effective_gb_per_s", gbs}, {"bytes_per_point", bytes_per_point},
+                   {"per_rank", breakdown}};
+    j["result"] = {{"max_abs_u", finite ? r.max_abs : -1.0}, {"finite", finite}, {"steps_done", r.steps}};
     if (r.mode_error >= 0) j["result"]["max_error_vs_exact_mode"] = r.mode_error;
     write_json_file(c.summary, j, "output.summary");
     std::printf("wavefd run: summary written to %s\n", c.summary.c_str());
   }
-  if (!finite) throw Error("the solution is not finite (NaN or Inf) after " + std::to_string(c.steps) + " steps");
+  if (!finite)
+    throw AgreedError("the solution is not finite (NaN or Inf) after " + std::to_string(r.steps) +
+                      " steps (checked every output.check_interval = " + std::to_string(c.check_interval) + ")");
   return 0;
 }
 

@@ -86,6 +86,17 @@ Index3 Decomposition::coords_of(int rank) const {
 
 int Decomposition::rank_at(const Index3& c) const { return int(c[0] + dims_[0] * (c[1] + dims_[1] * c[2])); }
 
+int Decomposition::neighbour(const Subdomain& s, const Index3& dir) const {
+  Index3 c = s.coords;
+  for (int a = 0; a < 3; ++a) {
+    c[a] += dir[a];
+    if (c[a] >= 0 && c[a] < dims_[a]) continue;
+    if (!periodic_) return kNoNeighbour;
+    c[a] = (c[a] + dims_[a]) % dims_[a];
+  }
+  return rank_at(c);
+}
+
 Subdomain Decomposition::subdomain(int rank) const {
   Subdomain s;
   s.rank = rank;
@@ -93,19 +104,13 @@ Subdomain Decomposition::subdomain(int rank) const {
   for (int a = 0; a < 3; ++a) {
     s.local[a] = part_size(global_[a], dims_[a], s.coords[a]);
     s.offset[a] = part_start(global_[a], dims_[a], s.coords[a]);
-    for (int side = 0; side < 2; ++side) {
-      Index3 c = s.coords;
-      c[a] += side ? 1 : -1;
-      if (c[a] < 0 || c[a] >= dims_[a]) {
-        if (!periodic_) {
-          s.neighbour[a][side] = kNoNeighbour;
-          continue;
-        }
-        c[a] = (c[a] + dims_[a]) % dims_[a];
-      }
-      s.neighbour[a][side] = rank_at(c);
-    }
   }
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side) {
+      Index3 dir{0, 0, 0};
+      dir[a] = side ? 1 : -1;
+      s.neighbour[a][side] = neighbour(s, dir);
+    }
   return s;
 }
 

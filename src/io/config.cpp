@@ -79,6 +79,22 @@ void add_run_options(CLI::App& run, RunConfig& c) {
   run.add_option("--output.status_interval", c.status_interval,
                  "Seconds between status lines when not on a terminal, > 0")
       ->capture_default_str();
+  run.add_option("--output.check_interval", c.check_interval,
+                 "Steps between checks (on every rank) that the field is finite; a run that is not stops, >= 1")
+      ->capture_default_str();
+  run.add_option("--parallel.ranks", c.ranks,
+                 "Rank grid px py pz with px * py * pz = the MPI ranks; 0 entries are chosen by wavefd")
+      ->expected(3)
+      ->capture_default_str();
+  run.add_option("--parallel.transport", c.transport,
+                 "Halo transport: auto | local (one rank) | mpi (host-staged) | mpi-gpu (GPU-aware MPI) | nccl")
+      ->capture_default_str();
+  run.add_option("--parallel.overlap", c.overlap,
+                 "Update the core of each subdomain while its ghosts are in flight (true | false)")
+      ->capture_default_str();
+  run.add_option("--parallel.gpu_aware", c.gpu_aware,
+                 "Whether MPI takes device pointers: auto (ask the library) | yes | no")
+      ->capture_default_str();
 }
 
 std::vector<std::string> expand_deck(const CLI::App& run, const std::string& deck,

@@ -1,6 +1,7 @@
 #include "wavefd/two_step.hpp"
 
 #include <cstdio>
+#include <type_traits>
 #include <utility>
 
 namespace wavefd {
@@ -15,6 +16,33 @@ void check_courant(const Stencil& s, double courant) {
                 s.name + "; accepted: 0 < courant <= " + limit);
 }
 
+namespace {
+
+// The interior less `r` layers next to every face, and the six slabs around it: z slabs over the
+// whole xy extent, y slabs over the core's z range, x slabs over the core's y and z ranges.
+void split_core_shell(const Index3& n, int r, Box& core, std::vector<Box>& shell) {
+  core = Box{{r, r, r}, {n[0] - r, n[1] - r, n[2] - r}};
+  shell.clear();
+  if (core.empty()) {
+    core = Box{};
+    shell.push_back(Box{{0, 0, 0}, n});
+    return;
+  }
+  auto add = [&](Box b) {
+    if (!b.empty()) shell.push_back(b);
+  };
+  add(Box{{0, 0, 0}, {n[0], n[1], r}});
+  add(Box{{0, 0, n[2] - r}, {n[0], n[1], n[2]}});
+  add(Box{{0, 0, r}, {n[0], r, n[2] - r}});
+  add(Box{{0, n[1] - r, r}, {n[0], n[1], n[2] - r}});
+  add(Box{{0, r, r}, {r, n[1] - r, n[2] - r}});
+  add(Box{{n[0] - r, r, r}, {n[0], n[1] - r, n[2] - r}});
+}
+
+constexpr bool kHostBuild = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
+
+}  // namespace
+
 template <class T>
 TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, const Tile& tile)
     : stencil_(s), spec_(spec), variant_(&v), tile_(tile) {
@@ -22,23 +50,53 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
   if (!v.supports(s, sizeof(T) == 4 ? Precision::f32 : Precision::f64))
     throw Error("scheme.variant = '" + v.name() + "' does not support " + s.name);
   v.check_tile(tile, "scheme.tile");
-  layout_ = make_layout(spec.domain.local, s.radius, spec.pad_rows, sizeof(T));
+  const ParallelSpec& par = spec.parallel;
+  const int ranks = int(par.rank_grid[0] * par.rank_grid[1] * par.rank_grid[2]);
+  const Decomposition decomposition(spec.domain.global, par.rank_grid, ranks,
+                                    spec.boundary == Boundary::periodic, s.radius);
+  sub_ = decomposition.subdomain(par.rank);
+  spec_.domain.local = sub_.local;
+  spec_.domain.offset = sub_.offset;
+  layout_ = make_layout(spec_.domain.local, s.radius, spec.pad_rows, sizeof(T));
+  split_core_shell(layout_.n, s.radius, core_, shell_);
+
+  // With overlap on a GPU the halo gets its own instance (stream), so that it runs beside the core.
+  separate_instances_ = par.overlap && !kHostBuild;
+  halo_exec_ = separate_instances_ ? Kokkos::Experimental::partition_space(compute_, 1)[0] : compute_;
+
   weights_ = make_device_stencil<T>(s, spec.courant, layout_);
   u_ = make_field<T>("wavefd::u", layout_);
   u_prev_ = make_field<T>("wavefd::u_prev", layout_);
-  halo_ = make_local_halo<T>(spec.boundary);
+  HaloSpec h{.boundary = spec.boundary,
+             .transport = par.transport,
+             .decomposition = decomposition,
+             .sub = sub_,
+             .layout = layout_,
+             .offsets = v.reads(s),
+             .exec = halo_exec_};
+  halo_ = make_halo<T>(h);
 }
 
 template <class T>
 TwoStepArgs<T> TwoStep<T>::args() const {
-  return TwoStepArgs<T>{u_.data, u_prev_.data, layout_, &stencil_, &weights_, {}, tile_};
+  return TwoStepArgs<T>{u_.data, u_prev_.data, layout_, &stencil_, &weights_, compute_, tile_};
 }
 
 template <class T>
 void TwoStep<T>::step() {
-  halo_->start(u_);
-  halo_->finish(u_);
-  variant_->apply(args(), layout_.interior());
+  const TwoStepArgs<T> a = args();
+  if (!spec_.parallel.overlap) {
+    halo_->start(u_);
+    halo_->finish(u_);
+    variant_->apply(a, layout_.interior());
+  } else {
+    if (separate_instances_) compute_.fence("wavefd::step");  // the halo reads what the last step wrote
+    halo_->start(u_);
+    if (!core_.empty()) variant_->apply(a, core_);
+    halo_->finish(u_);
+    if (separate_instances_) halo_exec_.fence("wavefd::halo");
+    for (const Box& b : shell_) variant_->apply(a, b);
+  }
   std::swap(u_, u_prev_);
   ++steps_;
 }

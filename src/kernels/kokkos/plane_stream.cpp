@@ -148,6 +148,13 @@ class PlaneStreamVariant final : public RadiusVariantFor<PlaneStreamVariant, kMa
     }
     return true;
   }
+  // Every in-plane offset of the stencil is read on all 2r+1 planes of its column.
+  std::vector<Offset> reads(const Stencil& s) const override {
+    std::vector<Offset> r;
+    for (const Offset& o : s.offsets)
+      for (int dz = -s.radius; dz <= s.radius; ++dz) r.push_back({o.x, o.y, dz});
+    return r;
+  }
 
   // Called by RadiusVariantFor::run with the radius as a template argument.
   template <class T, int R>

@@ -1,0 +1,22 @@
+# Asserts that two run summaries A and B hold the same result: max|u|, finiteness, steps done and,
+# when present, the error against the exact eigenmode, compared as printed (round-trip digits, so
+# equal text means equal bits). B must also come from more ranks than A.
+file(READ ${A} a)
+file(READ ${B} b)
+foreach(key max_abs_u finite steps_done max_error_vs_exact_mode)
+  string(JSON va ERROR_VARIABLE ea GET "${a}" result ${key})
+  string(JSON vb ERROR_VARIABLE eb GET "${b}" result ${key})
+  if(NOT "${ea}" STREQUAL "${eb}")
+    message(FATAL_ERROR "result.${key} is in one summary only")
+  endif()
+  if(NOT "${va}" STREQUAL "${vb}")
+    message(FATAL_ERROR "result.${key} differs: ${va} (${A}) vs ${vb} (${B})")
+  endif()
+  message(STATUS "result.${key}: ${va} in both")
+endforeach()
+string(JSON ra GET "${a}" ranks)
+string(JSON rb GET "${b}" ranks)
+if(NOT rb GREATER ra)
+  message(FATAL_ERROR "expected ${B} from more ranks than ${A}; got ${rb} and ${ra}")
+endif()
+message(STATUS "${rb} ranks equal ${ra} rank(s) bit for bit")

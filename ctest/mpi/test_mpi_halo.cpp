@@ -1,0 +1,151 @@
+// The distributed engine against the single-rank one: after a few steps from the same
+// (pseudo-random) data, every rank's subdomain equals the matching part of a single-rank run of
+// the same variant, bit for bit. Covered: star M = 1, 4, 8, compact R = 3, box (2,2,2), a custom
+// 19-point stencil; float and double; periodic and rigid; every rank grid of the run's size
+// (splits along each axis alone, two and all three); uneven splits with subdomains exactly one
+// halo wide; overlap on and off; the mpi and mpi-gpu transports.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "wavefd/parallel.hpp"
+#include "wavefd/two_step.hpp"
+
+#ifndef WAVEFD_TEST_DATA
+#error "WAVEFD_TEST_DATA must name ctest/data"
+#endif
+
+namespace wavefd {
+namespace {
+
+constexpr int kSteps = 4;
+
+// Initial data as a function of the global index only: pseudo-random in [-1, 1], different for
+// u and u_prev, so that a misplaced or stale ghost changes the result.
+double datum(index_t i, index_t j, index_t k, int seed) {
+  const unsigned long long h = (unsigned long long)(i * 73856093LL) ^ (unsigned long long)(j * 19349663LL) ^
+                               (unsigned long long)(k * 83492791LL) ^ (unsigned long long)(seed * 2654435761LL);
+  return double((h * 0x9E3779B97F4A7C15ULL) >> 40) / double(1ULL << 24) * 2.0 - 1.0;
+}
+
+template <class T>
+void fill(TwoStep<T>& e) {
+  const Layout l = e.layout();
+  const Index3 off = e.domain().offset;
+  for (auto* f : {&e.u(), &e.u_prev()}) {
+    auto h = Kokkos::create_mirror_view(f->data);
+    for (index_t q = 0; q < l.alloc; ++q) h(q) = std::numeric_limits<T>::quiet_NaN();  // ghosts: poison
+    const int seed = f == &e.u() ? 1 : 2;
+    for (index_t k = 0; k < l.n[2]; ++k)
+      for (index_t j = 0; j < l.n[1]; ++j)
+        for (index_t i = 0; i < l.n[0]; ++i)
+          h(l.at(i, j, k)) = T(datum(i + off[0], j + off[1], k + off[2], seed));
+    Kokkos::deep_copy(f->data, h);
+  }
+}
+
+// Points of this rank's subdomain whose bits differ from the single-rank field `ref`.
+template <class T, class HostView>
+long mismatches(TwoStep<T>& dist, const HostView& ref, const Layout& rl) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dist.u().data);
+  const Layout l = dist.layout();
+  const Index3 off = dist.domain().offset;
+  long bad = 0;
+  for (index_t k = 0; k < l.n[2]; ++k)
+    for (index_t j = 0; j < l.n[1]; ++j)
+      for (index_t i = 0; i < l.n[0]; ++i) {
+        const T a = h(l.at(i, j, k)), b = ref(rl.at(i + off[0], j + off[1], k + off[2]));
+        bad += std::memcmp(&a, &b, sizeof(T)) != 0;
+      }
+  return bad;
+}
+
+std::vector<Index3> rank_grids(int ranks) {
+  std::vector<Index3> g;
+  for (index_t pz = 1; pz <= ranks; ++pz)
+    for (index_t py = 1; py <= ranks; ++py)
+      if (ranks % (pz * py) == 0) g.push_back({ranks / (pz * py), py, pz});
+  return g;
+}
+
+// Two grids per rank grid: "narrow" (uneven; the last rank along each split axis exactly one halo
+// wide, so the core is empty there) and "wide" (uneven, with a core to overlap).
+Index3 grid_for(const Index3& p, int r, bool wide) {
+  Index3 n;
+  for (int a = 0; a < 3; ++a)
+    n[a] = p[a] == 1 ? 2 * r + 3 : wide ? p[a] * (2 * r + 2) + 1 : p[a] * r + (p[a] - 1);
+  return n;
+}
+
+template <class T>
+void check_distributed(const Stencil& s, const Variant& v, Boundary b, const std::vector<Transport>& transports) {
+  const int ranks = world_size(), rank = world_rank();
+  for (const Index3& p : rank_grids(ranks))
+    for (bool wide : {false, true}) {
+      SchemeSpec spec;
+      spec.domain = Domain::single(grid_for(p, s.radius, wide));
+      spec.boundary = b;
+      spec.courant = 0.8 * s.max_courant;
+      TwoStep<T> ref(s, spec, v);
+      fill(ref);
+      ref.advance(kSteps);
+      auto ref_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ref.u().data);
+      for (Transport t : transports)
+        for (bool overlap : {false, true}) {
+          SchemeSpec d = spec;
+          d.parallel = {p, rank, t, overlap};
+          TwoStep<T> dist(s, d, v);
+          fill(dist);
+          dist.advance(kSteps);
+          EXPECT_EQ(mismatches(dist, ref_host, ref.layout()), 0)
+              << s.name << ' ' << to_string(sizeof(T) == 4 ? Precision::f32 : Precision::f64) << ' ' << v.name()
+              << ' ' << to_string(b) << " grid " << to_string(spec.domain.global) << " ranks " << to_string(p)
+              << ' ' << to_string(t) << " overlap " << overlap << " on rank " << rank;
+        }
+    }
+}
+
+struct Case {
+  Stencil stencil;
+  bool with_float;
+};
+
+std::vector<Case> cases() {
+  return {{make_star(1), false},        {make_star(4), true},    {make_star(8), false},
+          {make_compact(3), false},     {make_box({2, 2, 2}), true},
+          {load_custom(std::string(WAVEFD_TEST_DATA) + "/laplacian19.txt"), false}};
+}
+
+TEST(MpiHalo, DistributedEqualsSingleRankBitForBit) {
+  for (const Case& c : cases())
+    for (Boundary b : {Boundary::periodic, Boundary::rigid}) {
+      const Variant& v = select_variant("auto", c.stencil, Precision::f64);
+      check_distributed<double>(c.stencil, v, b, {Transport::mpi});
+      if (c.with_float) check_distributed<float>(c.stencil, v, b, {Transport::mpi, Transport::mpi_gpu});
+    }
+}
+
+// Every variant of this build updates boxes of any shape with the same arithmetic per point.
+TEST(MpiHalo, EveryVariantDistributedEqualsSingleRank) {
+  const Stencil s = make_star(4);
+  for (const auto& v : variants())
+    if (v->supports(s, Precision::f64)) check_distributed<double>(s, *v, Boundary::periodic, {Transport::mpi});
+}
+
+// One rank on a periodic axis exchanges with itself through the transport: the same bits as the
+// local ghost fill.
+TEST(MpiHalo, SelfExchangeEqualsLocalFill) {
+  if (world_size() != 1) GTEST_SKIP() << "single-rank case";
+  const Stencil s = make_box({2, 2, 2});
+  const Variant& v = select_variant("auto", s, Precision::f64);
+  for (Boundary b : {Boundary::periodic, Boundary::rigid})
+    check_distributed<double>(s, v, b, {Transport::local, Transport::mpi, Transport::mpi_gpu});
+}
+
+}  // namespace
+}  // namespace wavefd

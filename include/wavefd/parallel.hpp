@@ -1,0 +1,45 @@
+#pragma once
+// The MPI side of a run, usable in builds without MPI (one rank, everything trivial): rank and
+// size, agreement on errors, reductions, and what the MPI library and NCCL offer.
+#include <functional>
+#include <string>
+
+#include "wavefd/halo.hpp"
+
+namespace wavefd {
+
+int world_rank();  // 0 without MPI or before MPI_Init
+int world_size();  // 1 without MPI or before MPI_Init
+int node_local_rank();  // rank among those sharing this node (MPI_COMM_TYPE_SHARED)
+
+// An error every rank knows about: main() prints it once (rank 0) and every rank exits normally.
+class AgreedError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Runs `check` on every rank. If it throws Error on any rank, every rank throws AgreedError with
+// the message of the lowest failing rank (prefixed with "rank r: " when that is not every rank).
+// Collective: every rank must call it.
+void agree(const std::function<void()>& check);
+
+double max_over_ranks(double v);
+double min_over_ranks(double v);
+double sum_over_ranks(double v);
+
+// Whether the MPI library takes device pointers: "yes", "no" or "unknown" (it cannot tell), from
+// MPIX_Query_cuda_support / MPIX_Query_rocm_support where the library has them; "not needed" on
+// host builds (device memory is host memory).
+std::string mpi_gpu_aware();
+std::string nccl_version();  // "" when this build has no NCCL
+
+// The transports this build and MPI library can run, and why the others cannot (for `wavefd
+// info` and for the error when one is requested).
+// `gpu_aware` is parallel.gpu_aware: auto (ask the library; mpi-gpu needs a "yes"), yes (for
+// libraries that cannot tell, e.g. Cray MPICH with MPICH_GPU_SUPPORT_ENABLED=1) or no.
+bool transport_available(Transport t, const std::string& gpu_aware = "auto", std::string* why_not = nullptr);
+// parallel.transport = auto: local on one rank; else nccl when built, then mpi-gpu when the
+// library is GPU-aware, then mpi. Any other value is checked against this build. Throws Error.
+Transport choose_transport(const std::string& requested, int ranks, const std::string& gpu_aware = "auto");
+
+}  // namespace wavefd

@@ -1,0 +1,52 @@
+#pragma once
+// The part every exchanging transport shares: the plan, device buffers, one pack kernel, one
+// unpack kernel and the rigid-wall reflection, with host timing of each phase. A transport
+// supplies only how the packed buffers travel (transfer() and complete()).
+#include <Kokkos_Core.hpp>
+
+#include "comm/exchange_plan.hpp"
+
+namespace wavefd::comm {
+
+template <class T>
+class ExchangeHalo : public Halo<T> {
+ public:
+  explicit ExchangeHalo(const HaloSpec& spec)
+      : exec_(spec.exec), plan_(make_exchange_plan(spec)), send_boxes_(packed_boxes(plan_, true)),
+        recv_boxes_(packed_boxes(plan_, false)),
+        send_(Kokkos::view_alloc("wavefd::halo_send", Kokkos::WithoutInitializing), plan_.send_count),
+        recv_(Kokkos::view_alloc("wavefd::halo_recv", Kokkos::WithoutInitializing), plan_.recv_count) {}
+
+  void start(Field<T>& f) override {
+    Kokkos::Timer t;
+    copy_boxes<T, true>(exec_, f, send_, send_boxes_);
+    transfer();
+    this->times_.pack += t.seconds();
+  }
+  void finish(Field<T>& f) override {
+    Kokkos::Timer t;
+    complete();
+    this->times_.wait += t.seconds();
+    t.reset();
+    copy_boxes<T, false>(exec_, f, recv_, recv_boxes_);
+    fill_ghosts(exec_, f, plan_.walls);
+    if (fence_after_unpack_) exec_.fence("wavefd::halo_unpack");
+    this->times_.unpack += t.seconds();
+    ++this->times_.exchanges;
+  }
+
+ protected:
+  // transfer(): the packed send_ buffer (enqueued on exec_) leaves; complete(): recv_ is filled for
+  // work enqueued on exec_ afterwards.
+  virtual void transfer() = 0;
+  virtual void complete() = 0;
+
+  Kokkos::DefaultExecutionSpace exec_;
+  ExchangePlan plan_;
+  PackedBoxes send_boxes_, recv_boxes_;
+  Kokkos::View<T*> send_, recv_;
+  // Host-driven transports fence so that the unpack time is measured; stream-ordered ones need not.
+  bool fence_after_unpack_ = true;
+};
+
+}  // namespace wavefd::comm

@@ -1,0 +1,67 @@
+#include "comm/exchange_plan.hpp"
+
+#include <algorithm>
+
+namespace wavefd::comm {
+
+bool reads_region(const std::vector<Offset>& offsets, const Index3& dir) {
+  for (const Offset& o : offsets) {
+    const int v[3] = {o.x, o.y, o.z};
+    bool into = true;
+    for (int a = 0; a < 3; ++a) into = into && (dir[a] == 0 || (dir[a] < 0 ? v[a] < 0 : v[a] > 0));
+    if (into) return true;
+  }
+  return false;
+}
+
+ExchangePlan make_exchange_plan(const HaloSpec& spec) {
+  ExchangePlan plan;
+  const Index3& n = spec.layout.n;
+  const index_t h = spec.layout.halo;
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side)
+      plan.walls[a][side] = spec.sub.neighbour[a][side] == kNoNeighbour ? GhostFill::reflect : GhostFill::keep;
+  if (h == 0) return plan;
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const Index3 d{dx, dy, dz};
+        if (d == Index3{0, 0, 0} || !reads_region(spec.offsets, d)) continue;
+        const int peer = spec.decomposition.neighbour(spec.sub, d);
+        if (peer == kNoNeighbour) continue;  // across a rigid wall: reflected, not received
+        GhostMessage m;
+        m.peer = peer;
+        m.send_tag = direction_id(d);
+        m.recv_tag = direction_id({-dx, -dy, -dz});
+        for (int a = 0; a < 3; ++a) {
+          // Send the interior layers next to face d; receive into the ghost layers beyond it.
+          m.send.lo[a] = d[a] < 0 ? 0 : d[a] > 0 ? n[a] - h : 0;
+          m.send.hi[a] = d[a] < 0 ? h : n[a];
+          m.recv.lo[a] = d[a] < 0 ? -h : d[a] > 0 ? n[a] : 0;
+          m.recv.hi[a] = d[a] < 0 ? 0 : d[a] > 0 ? n[a] + h : n[a];
+        }
+        plan.messages.push_back(m);
+      }
+  std::sort(plan.messages.begin(), plan.messages.end(), [](const GhostMessage& x, const GhostMessage& y) {
+    return x.peer != y.peer ? x.peer < y.peer : x.send_tag < y.send_tag;
+  });
+  for (GhostMessage& m : plan.messages) {
+    m.send_at = plan.send_count, plan.send_count += m.send.size();
+    m.recv_at = plan.recv_count, plan.recv_count += m.recv.size();
+  }
+  return plan;
+}
+
+PackedBoxes packed_boxes(const ExchangePlan& plan, bool send) {
+  PackedBoxes p;
+  for (const GhostMessage& m : plan.messages) {
+    const Box& b = send ? m.send : m.recv;
+    index_t* s = &p.seg[7 * p.count++];
+    for (int a = 0; a < 3; ++a) s[a] = b.lo[a], s[3 + a] = b.extent(a);
+    s[6] = send ? m.send_at : m.recv_at;
+  }
+  p.total = send ? plan.send_count : plan.recv_count;
+  return p;
+}
+
+}  // namespace wavefd::comm

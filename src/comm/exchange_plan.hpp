@@ -1,0 +1,83 @@
+#pragma once
+// What one rank sends and receives in a halo exchange, shared by every exchanging transport.
+//
+// Ghosts are exchanged with up to 26 neighbours (faces, edges, corners) in one round, so that all
+// messages are in flight at once; only the regions the stencil reads are exchanged (a star stencil
+// needs the 6 faces, compact and box ones edges and corners too). Each message is one box of the
+// interior next to a face, edge or corner, packed x-fastest into one contiguous buffer by a single
+// kernel, and unpacked into the matching ghost box of the receiver the same way. Faces on a rigid
+// wall get no message: the reflection (ghost_shell.hpp) fills them after the messages arrived.
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "comm/ghost_shell.hpp"
+#include "wavefd/halo.hpp"
+
+namespace wavefd::comm {
+
+// Direction (each entry -1, 0, 1) <-> 0..26; 13 is the centre. Message tags are the direction id
+// of the sender's side, so two messages between the same pair of ranks (small periodic rank
+// grids) never match the wrong receive.
+inline int direction_id(const Index3& d) { return int((d[0] + 1) + 3 * (d[1] + 1) + 9 * (d[2] + 1)); }
+
+struct GhostMessage {
+  int peer = 0;
+  int send_tag = 0, recv_tag = 0;
+  Box send, recv;               // local coordinates (ghosts are negative or >= n)
+  index_t send_at = 0, recv_at = 0;  // element offsets in the packed buffers
+};
+
+struct ExchangePlan {
+  std::vector<GhostMessage> messages;  // sorted by (peer, tag), which NCCL's in-order matching needs
+  FaceFills walls{};                   // reflect on faces at a rigid wall, keep elsewhere
+  index_t send_count = 0, recv_count = 0;
+};
+
+// Regions the stencil reads: direction d is needed when some offset points into it on every axis
+// where d is not 0.
+bool reads_region(const std::vector<Offset>& offsets, const Index3& dir);
+
+ExchangePlan make_exchange_plan(const HaloSpec& spec);
+
+// Box segments of a packed buffer, readable in device code.
+struct PackedBoxes {
+  static constexpr int kMax = 26;
+  Kokkos::Array<index_t, kMax * 7> seg{};  // per box: lo x, y, z, extent x, y, z, buffer offset
+  int count = 0;
+  index_t total = 0;
+};
+PackedBoxes packed_boxes(const ExchangePlan& plan, bool send);
+
+// Copies between the field and a packed buffer, one thread per element.
+template <class T, bool ToBuffer>
+struct BoxCopy {
+  Kokkos::View<T*> field;
+  Kokkos::View<T*> buffer;
+  Layout l;
+  PackedBoxes boxes;
+
+  KOKKOS_INLINE_FUNCTION void operator()(index_t i) const {
+    int b = 0;
+    while (b + 1 < boxes.count && boxes.seg[7 * (b + 1) + 6] <= i) ++b;
+    const index_t* s = &boxes.seg[7 * b];
+    index_t r = i - s[6];
+    const index_t x = s[0] + r % s[3];
+    r /= s[3];
+    const index_t y = s[1] + r % s[4], z = s[2] + r / s[4];
+    if constexpr (ToBuffer) buffer(i) = field(l.at(x, y, z));
+    else field(l.at(x, y, z)) = buffer(i);
+  }
+};
+
+template <class T, bool ToBuffer>
+void copy_boxes(const Kokkos::DefaultExecutionSpace& exec, const Field<T>& f, const Kokkos::View<T*>& buffer,
+                const PackedBoxes& boxes) {
+  if (boxes.total == 0) return;
+  Kokkos::parallel_for(ToBuffer ? "wavefd::halo_pack" : "wavefd::halo_unpack",
+                       Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>(
+                           exec, 0, boxes.total),
+                       BoxCopy<T, ToBuffer>{f.data, buffer, f.layout, boxes});
+}
+
+}  // namespace wavefd::comm

@@ -1,0 +1,37 @@
+// `mpi-gpu`: the packed device buffers go straight to a GPU-aware MPI (no host staging). On host
+// builds the "device" buffers are host memory, so any MPI takes them.
+#include "comm/exchange_halo.hpp"
+#include "comm/mpi_messages.hpp"
+
+namespace wavefd::comm {
+
+namespace {
+
+template <class T>
+class MpiGpuHalo final : public ExchangeHalo<T> {
+ public:
+  explicit MpiGpuHalo(const HaloSpec& spec) : ExchangeHalo<T>(spec), messages_(this->plan_) {}
+  std::string name() const override { return "mpi-gpu"; }
+
+ protected:
+  void transfer() override {
+    this->exec_.fence("wavefd::halo_pack");  // MPI reads the buffer outside any stream
+    messages_.post(this->send_.data(), this->recv_.data());
+  }
+  void complete() override { messages_.wait(); }
+
+ private:
+  MpiMessages<T> messages_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<Halo<T>> make_mpi_gpu_halo(const HaloSpec& spec) {
+  return std::make_unique<MpiGpuHalo<T>>(spec);
+}
+
+template std::unique_ptr<Halo<float>> make_mpi_gpu_halo<float>(const HaloSpec&);
+template std::unique_ptr<Halo<double>> make_mpi_gpu_halo<double>(const HaloSpec&);
+
+}  // namespace wavefd::comm

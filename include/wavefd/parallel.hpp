@@ -42,4 +42,7 @@ bool transport_available(Transport t, const std::string& gpu_aware = "auto", std
 // library is GPU-aware, then mpi. Any other value is checked against this build. Throws Error.
 Transport choose_transport(const std::string& requested, int ranks, const std::string& gpu_aware = "auto");
 
+// Throws Error when two ranks of this run share one device (NCCL refuses that). Collective.
+void check_one_rank_per_device(const std::string& what);
+
 }  // namespace wavefd

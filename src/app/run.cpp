@@ -208,6 +208,9 @@ int RunCommand::execute() {
     if (root && !c.summary.empty()) check_writable(c.summary, "output.summary");
     kernel = choose_kernel(c, s, precision, global);
   });
+  agree([&] {  // collective, so only once every rank got this far
+    if (spec.parallel.transport == Transport::nccl) check_one_rank_per_device("parallel.transport = 'nccl'");
+  });
   Progress progress(root ? Progress::parse(c.progress) : Progress::Mode::none, c.steps,
                     double(c.n[0]) * double(c.n[1]) * double(c.n[2]), c.status_interval);
   const Distribution dist{spec.parallel.rank_grid, std::string(to_string(spec.parallel.transport))};

@@ -69,16 +69,20 @@ int TuneCommand::execute() {
     double best_ctpn = 0;
     for (const Candidate& c : plan[i]) {
       const std::string name = c.variant->name(), tile = to_string(c.tile);
-      const EigenmodeResult r = verify_before_timing(s, *c.variant, c.tile, p);
+      const EigenmodeResult r = verify_before_timing(s, *c.variant, c.tile, p, grid);
       if (!r.passed()) {
         std::printf("  %-18s %-10s FAILS verification (error %.3e > %.3e): not a candidate\n", name.c_str(),
                     tile.c_str(), r.max_error, r.tolerance);
         continue;
       }
-      const VariantTiming t = time_variant(s, *c.variant, c.tile, p, grid, steps, warmup, reps);
-      const double ctpn = t.kernel.min / points * 1e9;
-      measured.push_back({{"variant", name}, {"tile", tile}, {"ctpn_ns", ctpn}});
-      std::printf("  %-18s %-10s CTPN %8.2f ps  %8.3f Gpts/s\n", name.c_str(), tile.c_str(), ctpn * 1e3, 1 / ctpn);
+      // Ranked by the full step (what `run` does, with overlap), the kernel alone beside it.
+      ParallelSpec par;
+      par.overlap = true;
+      const VariantTiming t = time_variant(s, *c.variant, c.tile, p, grid, steps, warmup, reps, par);
+      const double ctpn = t.step.min / points * 1e9, kernel_ctpn = t.kernel.min / points * 1e9;
+      measured.push_back({{"variant", name}, {"tile", tile}, {"ctpn_ns", ctpn}, {"kernel_ctpn_ns", kernel_ctpn}});
+      std::printf("  %-18s %-10s full step CTPN %8.2f ps  %8.3f Gpts/s  (kernel alone %8.2f ps)\n", name.c_str(),
+                  tile.c_str(), ctpn * 1e3, 1 / ctpn, kernel_ctpn * 1e3);
       if (!best || ctpn < best_ctpn) best = TunedKernel{name, c.tile}, best_ctpn = ctpn;
     }
     if (!best) throw Error("tune: no verified variant supports " + s.name + " in " + pname);

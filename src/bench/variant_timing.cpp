@@ -10,10 +10,11 @@ namespace {
 
 template <class T>
 VariantTiming time_in(const Stencil& s, const Variant& v, const Tile& tile, const Index3& n, int steps, int warmup,
-                      int reps) {
+                      int reps, const ParallelSpec& par) {
   SchemeSpec spec;
   spec.domain = Domain::single(n);
   spec.courant = 0.9 * s.max_courant;
+  spec.parallel = par;
   TwoStep<T> engine(s, spec, v, tile);
   Kokkos::deep_copy(engine.u().data, T(0.5));
   Kokkos::deep_copy(engine.u_prev().data, T(0.25));
@@ -23,19 +24,26 @@ VariantTiming time_in(const Stencil& s, const Variant& v, const Tile& tile, cons
   };
   VariantTiming t;
   t.kernel = per_step(time_repeated([&] { for (int i = 0; i < steps; ++i) engine.update_interior(); }, warmup, reps));
+  engine.halo().reset_times();
   t.step = per_step(time_repeated([&] { engine.advance(steps); }, warmup, reps));
+  const double n_steps = double(steps) * (warmup + reps);
+  t.halo = engine.halo().times();
+  t.halo.pack /= n_steps, t.halo.wait /= n_steps, t.halo.unpack /= n_steps;
   return t;
 }
 
 }  // namespace
 
-EigenmodeResult verify_before_timing(const Stencil& s, const Variant& v, const Tile& tile, Precision p) {
+EigenmodeResult verify_before_timing(const Stencil& s, const Variant& v, const Tile& tile, Precision p,
+                                     const Index3& timed) {
   // Every verification grid (small and padded, unpadded, rigid, and one spanning several GPU tiles
   // and z chunks), so that the kernel paths the timed run takes are among those checked; the
   // result is the worst grid's, relative to its tolerance.
   EigenmodeResult worst;
   bool first = true;
-  for (EigenmodeSpec check : verification_specs()) {
+  std::vector<EigenmodeSpec> specs = verification_specs();
+  specs.push_back(EigenmodeSpec{.n = timed});
+  for (EigenmodeSpec check : specs) {
     for (int d = 0; d < 3; ++d) check.n[d] = std::max<index_t>(check.n[d], s.radius);
     check.tile = tile;
     const EigenmodeResult r = verify_eigenmode(s, v, p, check);
@@ -47,9 +55,9 @@ EigenmodeResult verify_before_timing(const Stencil& s, const Variant& v, const T
 }
 
 VariantTiming time_variant(const Stencil& s, const Variant& v, const Tile& tile, Precision p, const Index3& n,
-                           int steps, int warmup, int reps) {
-  return p == Precision::f32 ? time_in<float>(s, v, tile, n, steps, warmup, reps)
-                             : time_in<double>(s, v, tile, n, steps, warmup, reps);
+                           int steps, int warmup, int reps, const ParallelSpec& par) {
+  return p == Precision::f32 ? time_in<float>(s, v, tile, n, steps, warmup, reps, par)
+                             : time_in<double>(s, v, tile, n, steps, warmup, reps, par);
 }
 
 TileSelection::TileSelection(const std::string& text, const std::string& what) : what_(what), all_(text == "all") {

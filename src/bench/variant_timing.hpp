@@ -5,24 +5,29 @@
 #include <vector>
 
 #include "wavefd/measure.hpp"
+#include "wavefd/two_step.hpp"
 #include "wavefd/variant.hpp"
 #include "wavefd/verify.hpp"
 
 namespace wavefd {
 
 struct VariantTiming {
-  Stats kernel;  // seconds per interior update (the variant alone)
-  Stats step;    // seconds per full step (ghost fill + update)
+  Stats step;       // seconds per full step (halo + update, what `run` does): the headline
+  Stats kernel;     // seconds per interior update (the variant alone)
+  HaloTimes halo;   // host seconds per step in each halo phase, over the timed full steps
 };
 
 // The exact-eigenmode check on this device, on every verification grid (verification_specs(),
-// each extent at least the stencil radius) with this tile; returns the worst grid's result.
-EigenmodeResult verify_before_timing(const Stencil& s, const Variant& v, const Tile& tile, Precision p);
+// each extent at least the stencil radius) and on the timed grid `timed`, with this tile; returns
+// the worst grid's result.
+EigenmodeResult verify_before_timing(const Stencil& s, const Variant& v, const Tile& tile, Precision p,
+                                     const Index3& timed);
 
 // `warmup` + `reps` repetitions of `steps` steps on an n[0] x n[1] x n[2] periodic grid at 0.9 of
-// the stable Courant number, with smooth non-zero data (values do not change the timing).
+// the stable Courant number, with smooth non-zero data (values do not change the timing). The
+// full step runs with `par` (one rank: transport and overlap).
 VariantTiming time_variant(const Stencil& s, const Variant& v, const Tile& tile, Precision p, const Index3& n,
-                           int steps, int warmup, int reps);
+                           int steps, int warmup, int reps, const ParallelSpec& par = {});
 
 // The tiles to time per variant, from an option (`what`, e.g. "--tiles"): "default", "all" (the
 // default tile, then the variant's candidates), or a comma-separated list of tiles, "default"

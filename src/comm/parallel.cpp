@@ -3,6 +3,8 @@
 #include "wavefd/provenance.hpp"
 
 #include <Kokkos_Core.hpp>
+
+#include <vector>
 #ifdef WAVEFD_HAVE_MPI
 #include <mpi.h>
 #if __has_include(<mpi-ext.h>)
@@ -114,6 +116,28 @@ std::string mpi_gpu_aware() {
 #ifndef WAVEFD_HAVE_NCCL  // else nccl_halo.cpp defines it
 std::string nccl_version() { return ""; }
 #endif
+
+void check_one_rank_per_device(const std::string& what) {
+#ifdef WAVEFD_HAVE_MPI
+  if (!mpi_on() || world_size() == 1 || kHostBuild) return;
+  char host[MPI_MAX_PROCESSOR_NAME] = {};
+  int len = 0;
+  MPI_Get_processor_name(host, &len);
+  const std::string mine = std::string(host, len) + ":" + std::to_string(Kokkos::device_id());
+  const int size = world_size();
+  std::vector<char> all(std::size_t(size) * MPI_MAX_PROCESSOR_NAME + std::size_t(size) * 16, 0);
+  std::vector<char> me(MPI_MAX_PROCESSOR_NAME + 16, 0);
+  mine.copy(me.data(), me.size() - 1);
+  MPI_Allgather(me.data(), int(me.size()), MPI_CHAR, all.data(), int(me.size()), MPI_CHAR, MPI_COMM_WORLD);
+  for (int a = 0; a < size; ++a)
+    for (int b = a + 1; b < size; ++b)
+      if (std::string(&all[a * me.size()]) == std::string(&all[b * me.size()]))
+        throw Error(what + " needs one rank per GPU; ranks " + std::to_string(a) + " and " + std::to_string(b) +
+                    " share device " + std::string(&all[a * me.size()]) + "; accepted: mpi or mpi-gpu for shared GPUs");
+#else
+  (void)what;
+#endif
+}
 
 std::string_view to_string(Transport t) {
   switch (t) {

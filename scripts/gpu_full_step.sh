@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The full-step study of one GPU (issue 10): build the cuda preset against $Kokkos_ROOT, check the
+# build, then time the full step (what `run` does) of star M=4 at 512^3 with every transport in
+# self-exchange, overlap on and off, beside the kernel alone; and a 2-rank run sharing the GPU
+# against the 1-rank run. Results (JSON and logs) go to $OUT (default ./gpu-out).
+#   Kokkos_ROOT=/path/to/kokkos-cuda scripts/gpu_full_step.sh [commit]
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+log() { echo "== $*" | tee -a "$OUT/log.txt"; }
+log "configure"
+cmake --preset cuda -DWAVEFD_ENABLE_TESTS=OFF ${1:+-DWAVEFD_GIT_COMMIT=$1} >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+grep "wavefd:" "$OUT/configure.log"
+log "build"
+cmake --build --preset cuda -j "$(nproc)" >"$OUT/build.log" 2>&1 || { grep -E "error" -A5 "$OUT/build.log" | head -40; exit 1; }
+B=build/cuda/wavefd
+$B info 2>&1 | tee -a "$OUT/log.txt"
+log "verify --quick"
+$B verify --quick 2>&1 | tail -3 | tee -a "$OUT/log.txt"
+G="--family star --M 4 --n 512 512 512 --precision float --steps 20 --reps 5"
+for overlap in true false; do
+  log "bench full step, local, overlap $overlap"
+  $B bench $G --variant cuda-star-tma,cuda-star-stream,mdrange-stream --overlap $overlap \
+    --json "$OUT/bench-local-overlap-$overlap.json" 2>&1 | tee -a "$OUT/log.txt"
+done
+for transport in mpi nccl; do
+  log "bench full step, $transport self-exchange, overlap true"
+  $B bench $G --variant cuda-star-tma --transport $transport --json "$OUT/bench-$transport.json" 2>&1 | tee -a "$OUT/log.txt"
+done
+R="inputs/quickstart.toml --grid.n 256 256 256 --scheme.steps 50 --scheme.init mode --scheme.precision double --output.progress none"
+log "run: 1 rank vs 2 ranks sharing the GPU (mpi)"
+$B run $R --output.summary "$OUT/run-np1.json" 2>&1 | tee -a "$OUT/log.txt"
+mpirun -np 2 $B run $R --parallel.transport mpi --output.summary "$OUT/run-np2-mpi.json" 2>&1 | tee -a "$OUT/log.txt"
+log "run: the 512^3 full step as run does it (auto variant, local, overlap on/off)"
+for overlap in true false; do
+  $B run inputs/quickstart.toml --grid.n 512 512 512 --scheme.steps 500 --scheme.variant cuda-star-tma \
+    --parallel.overlap $overlap --output.progress none --output.summary "$OUT/run-512-overlap-$overlap.json" 2>&1 | tee -a "$OUT/log.txt"
+done

@@ -51,7 +51,9 @@ void check_ghosts(Boundary b, const Index3& n = {6, 5, 7}, int h = 3) {
     for (index_t j = 0; j < n[1]; ++j)
       for (index_t i = 0; i < n[0]; ++i) host(l.at(i, j, k)) = code(i, j, k);
   Kokkos::deep_copy(f.data, host);
-  make_local_halo<double>(b)->finish(f);
+  auto halo = make_local_halo<double>(b);
+  halo->start(f);
+  halo->finish(f);
   Kokkos::deep_copy(host, f.data);
   // Expected value at any (possibly ghost) index: map each coordinate back into the interior.
   auto expect = [&](index_t i, index_t j, index_t k) {

@@ -11,10 +11,11 @@ mkdir -p "$OUT"
 export PATH=/usr/local/cuda/bin:$PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 log() { echo "== $*" | tee -a "$OUT/log.txt"; }
 log "configure"
-cmake --preset cuda -DWAVEFD_ENABLE_TESTS=OFF ${1:+-DWAVEFD_GIT_COMMIT=$1} >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-grep "wavefd:" "$OUT/configure.log"
+W=$(mktemp -d)  # build logs and run summaries, kept out of $OUT (a tar of them goes there)
+cmake --preset cuda -DWAVEFD_ENABLE_TESTS=OFF ${1:+-DWAVEFD_GIT_COMMIT=$1} >"$W/configure.log" 2>&1 || { tail -30 "$W/configure.log"; exit 1; }
+grep "wavefd:" "$W/configure.log"
 log "build"
-cmake --build --preset cuda -j "$(nproc)" >"$OUT/build.log" 2>&1 || { grep -E "error" -A5 "$OUT/build.log" | head -40; exit 1; }
+cmake --build --preset cuda -j "$(nproc)" >"$W/build.log" 2>&1 || { grep -E "error" -A5 "$W/build.log" | head -40; exit 1; }
 B=build/cuda/wavefd
 $B info 2>&1 | tee -a "$OUT/log.txt"
 log "verify --quick"
@@ -24,17 +25,21 @@ for overlap in true false; do
   log "bench full step, local, overlap $overlap"
   $B bench $G --variant cuda-star-tma,cuda-star-stream,mdrange-stream --overlap $overlap \
     --json "$OUT/bench-local-overlap-$overlap.json" 2>&1 | tee -a "$OUT/log.txt"
-done
-for transport in mpi nccl; do
-  log "bench full step, $transport self-exchange, overlap true"
-  $B bench $G --variant cuda-star-tma --transport $transport --json "$OUT/bench-$transport.json" 2>&1 | tee -a "$OUT/log.txt"
+  for transport in mpi nccl; do
+    log "bench full step, $transport self-exchange, overlap $overlap"
+    $B bench $G --variant cuda-star-tma --transport $transport --overlap $overlap \
+      --json "$OUT/bench-$transport-overlap-$overlap.json" 2>&1 | tee -a "$OUT/log.txt"
+  done
 done
 R="inputs/quickstart.toml --grid.n 256 256 256 --scheme.steps 50 --scheme.init mode --scheme.precision double --output.progress none"
 log "run: 1 rank vs 2 ranks sharing the GPU (mpi)"
-$B run $R --output.summary "$OUT/run-np1.json" 2>&1 | tee -a "$OUT/log.txt"
-mpirun -np 2 $B run $R --parallel.transport mpi --output.summary "$OUT/run-np2-mpi.json" 2>&1 | tee -a "$OUT/log.txt"
+$B run $R --output.summary "$W/run-np1.json" 2>&1 | tee -a "$OUT/log.txt"
+mpirun -np 2 $B run $R --parallel.transport mpi --output.summary "$W/run-np2-mpi.json" 2>&1 | tee -a "$OUT/log.txt"
 log "run: the 512^3 full step as run does it (auto variant, local, overlap on/off)"
 for overlap in true false; do
   $B run inputs/quickstart.toml --grid.n 512 512 512 --scheme.steps 500 --scheme.variant cuda-star-tma \
-    --parallel.overlap $overlap --output.progress none --output.summary "$OUT/run-512-overlap-$overlap.json" 2>&1 | tee -a "$OUT/log.txt"
+    --parallel.overlap $overlap --output.progress none --output.summary "$W/run-512-overlap-$overlap.json" 2>&1 | tee -a "$OUT/log.txt"
 done
+log "1 rank vs 2 ranks: result blocks"
+grep -A6 '"result"' "$W/run-np1.json" "$W/run-np2-mpi.json" | tee -a "$OUT/log.txt"
+tar -C "$W" -cf "$OUT/runs.tar" .

@@ -3,6 +3,7 @@
 // The time loop updates the interior between the two, so overlapping communication with
 // computation is a property of the loop, not of each transport. Each transport lives in its own
 // file under src/comm/ (local, mpi, mpi-gpu, nccl) and is listed once in src/comm/transport.cpp.
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,10 +41,14 @@ class Halo {
  public:
   virtual ~Halo() = default;
   virtual std::string name() const = 0;
-  // Work is enqueued on the halo's execution space instance; finish() returns when the ghosts are
-  // complete for work enqueued later on that instance (fence it before using another instance).
+  // Work is enqueued on the halo's execution space instance. After start() the ghosts beside the
+  // axes that are not late() are complete for work enqueued later on that instance; after
+  // finish() all are (fence the instance before using another one).
   virtual void start(Field<T>& f) = 0;
   virtual void finish(Field<T>& f) = 0;
+  // late()[axis]: the ghosts beyond that axis' faces are only complete after finish(), so an
+  // overlapped step keeps the points within R of those faces out of the core.
+  virtual std::array<bool, 3> late() const { return {true, true, true}; }
   const HaloTimes& times() const { return times_; }
   void reset_times() { times_ = {}; }
 

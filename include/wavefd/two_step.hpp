@@ -77,6 +77,7 @@ class TwoStep {
   Subdomain sub_;
   Kokkos::DefaultExecutionSpace compute_, halo_exec_;
   bool separate_instances_ = false;  // the halo runs on its own instance (GPU builds, overlap on)
+  bool early_ghosts_ = false;        // start() completes some ghosts (the halo's late() is not all true)
   Box core_;
   std::vector<Box> shell_;
   std::unique_ptr<Halo<T>> halo_;

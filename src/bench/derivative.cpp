@@ -54,7 +54,9 @@ DerivativeResult run(const DerivativeSpec& spec) {
   Kokkos::parallel_for("wavefd::deriv_init", interior, KOKKOS_LAMBDA(index_t i, index_t j, index_t k) {
     fd(l.at(i, j, k)) = static_cast<T>(Kokkos::sin(phase(i, j, k)));
   });
-  make_local_halo<T>(Boundary::periodic)->finish(f);
+  auto halo = make_local_halo<T>(Boundary::periodic);
+  halo->start(f);
+  halo->finish(f);
 
   std::vector<int> nodes;
   for (int m = -r; m <= r; ++m) nodes.push_back(m);

@@ -56,11 +56,12 @@ PackedBoxes packed_boxes(const ExchangePlan& plan, bool send) {
   PackedBoxes p;
   for (const GhostMessage& m : plan.messages) {
     const Box& b = send ? m.send : m.recv;
-    index_t* s = &p.seg[7 * p.count++];
-    for (int a = 0; a < 3; ++a) s[a] = b.lo[a], s[3 + a] = b.extent(a);
-    s[6] = send ? m.send_at : m.recv_at;
+    std::int32_t* s = &p.seg[7 * p.count++];
+    for (int a = 0; a < 3; ++a) s[a] = std::int32_t(b.lo[a]), s[3 + a] = std::int32_t(b.extent(a));
+    s[6] = std::int32_t(send ? m.send_at : m.recv_at);
   }
   p.total = send ? plan.send_count : plan.recv_count;
+  if (p.total >= (index_t(1) << 31)) throw Error("a halo buffer of this subdomain would hold over 2^31 values");
   return p;
 }
 

@@ -7,6 +7,7 @@
 // interior next to a face, edge or corner, packed x-fastest into one contiguous buffer by a single
 // kernel, and unpacked into the matching ghost box of the receiver the same way. Faces on a rigid
 // wall get no message: the reflection (ghost_shell.hpp) fills them after the messages arrived.
+#include <cstdint>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -40,10 +41,11 @@ bool reads_region(const std::vector<Offset>& offsets, const Index3& dir);
 
 ExchangePlan make_exchange_plan(const HaloSpec& spec);
 
-// Box segments of a packed buffer, readable in device code.
+// Box segments of a packed buffer, readable in device code. 32-bit, as integer division in 64
+// bits is several times dearer on GPUs (a buffer of 2^31 elements is refused when planned).
 struct PackedBoxes {
   static constexpr int kMax = 26;
-  Kokkos::Array<index_t, kMax * 7> seg{};  // per box: lo x, y, z, extent x, y, z, buffer offset
+  Kokkos::Array<std::int32_t, kMax * 7> seg{};  // per box: lo x, y, z, extent x, y, z, buffer offset
   int count = 0;
   index_t total = 0;
 };
@@ -57,16 +59,18 @@ struct BoxCopy {
   Layout l;
   PackedBoxes boxes;
 
-  KOKKOS_INLINE_FUNCTION void operator()(index_t i) const {
+  KOKKOS_INLINE_FUNCTION void operator()(index_t point) const {
+    const std::int32_t i = std::int32_t(point);
     int b = 0;
     while (b + 1 < boxes.count && boxes.seg[7 * (b + 1) + 6] <= i) ++b;
-    const index_t* s = &boxes.seg[7 * b];
-    index_t r = i - s[6];
-    const index_t x = s[0] + r % s[3];
-    r /= s[3];
-    const index_t y = s[1] + r % s[4], z = s[2] + r / s[4];
-    if constexpr (ToBuffer) buffer(i) = field(l.at(x, y, z));
-    else field(l.at(x, y, z)) = buffer(i);
+    const std::int32_t* s = &boxes.seg[7 * b];
+    std::uint32_t r = std::uint32_t(i - s[6]);
+    const std::uint32_t ex = std::uint32_t(s[3]), ey = std::uint32_t(s[4]);
+    const index_t x = s[0] + index_t(r % ex);
+    r /= ex;
+    const index_t y = s[1] + index_t(r % ey), z = s[2] + index_t(r / ey);
+    if constexpr (ToBuffer) buffer(point) = field(l.at(x, y, z));
+    else field(l.at(x, y, z)) = buffer(point);
   }
 };
 

@@ -3,6 +3,7 @@
 // chosen per face. `local` fills every face this way; the exchanging transports use it for the
 // faces on a rigid wall, after the messages have filled the others.
 #include <array>
+#include <cstdint>
 
 #include <Kokkos_Core.hpp>
 
@@ -26,19 +27,28 @@ struct GhostShell {
   Kokkos::View<T*> f;
   Layout l;
   Kokkos::Array<int, 6> fill;  // GhostFill per [2 * axis + side]
-  index_t wx, wy;              // row and column extents with ghosts
-  index_t z_slabs, y_slabs;    // points in the z slabs, in the y slabs
+  // Index arithmetic in 32 bits (a shell of 2^32 points would be a 20000^3 grid with a halo of 8):
+  // 64-bit division is several times dearer on GPUs, and this kernel is mostly index arithmetic.
+  std::uint32_t h, h2, nx, ny, nz, wx, wy;
+  std::uint32_t z_slabs, y_slabs;  // points in the z slabs, in the y slabs
 
   GhostShell(const Kokkos::View<T*>& field, const Layout& layout, const FaceFills& fills)
-      : f(field), l(layout), wx(layout.n[0] + 2 * layout.halo), wy(layout.n[1] + 2 * layout.halo),
-        z_slabs(wx * wy * 2 * layout.halo), y_slabs(wx * 2 * layout.halo * layout.n[2]) {
+      : f(field), l(layout), h(layout.halo), h2(2 * layout.halo), nx(layout.n[0]), ny(layout.n[1]), nz(layout.n[2]),
+        wx(layout.n[0] + 2 * layout.halo), wy(layout.n[1] + 2 * layout.halo) {
     for (int a = 0; a < 3; ++a)
       for (int s = 0; s < 2; ++s) fill[2 * a + s] = int(fills[a][s]);
+    const index_t zs = index_t(wx) * wy * h2, ys = index_t(wx) * h2 * nz, total = zs + ys + index_t(h2) * ny * nz;
+    if (total >= (index_t(1) << 32)) throw Error("the ghost shell of this subdomain has over 2^32 points");
+    z_slabs = std::uint32_t(zs), y_slabs = std::uint32_t(ys);
   }
-  index_t points() const { return z_slabs + y_slabs + 2 * l.halo * l.n[1] * l.n[2]; }
+  // Points whose z is outside (the z ghost planes) come first, then those with z inside.
+  index_t points() const { return index_t(z_slabs) + y_slabs + index_t(h2) * ny * nz; }
+  index_t z_outside() const { return z_slabs; }
 
   // Ghost layer t of 2h (the h low ones first) along an axis of n points, as a coordinate.
-  KOKKOS_INLINE_FUNCTION index_t layer(index_t t, index_t n) const { return t < l.halo ? t - l.halo : n + t - l.halo; }
+  KOKKOS_INLINE_FUNCTION index_t layer(std::uint32_t t, std::uint32_t n) const {
+    return t < h ? index_t(t) - h : index_t(n) + t - h;
+  }
 
   // Where coordinate v along `axis` takes its value from; flips `sign` for a reflection, sets
   // `wall` on a wall node and `own` when this pass fills the point.
@@ -54,19 +64,19 @@ struct GhostShell {
     return v < 0 ? -2 - v : 2 * n - v;  // mirror about the wall node -1 or n
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(index_t i) const {
-    const index_t h2 = 2 * l.halo;
+  KOKKOS_INLINE_FUNCTION void operator()(index_t point) const {
+    std::uint32_t i = std::uint32_t(point);
     index_t x, y, z;
     if (i < z_slabs) {
-      x = i % wx - l.halo, i /= wx;
-      y = i % wy - l.halo, z = layer(i / wy, l.n[2]);
+      x = index_t(i % wx) - h, i /= wx;
+      y = index_t(i % wy) - h, z = layer(i / wy, nz);
     } else if ((i -= z_slabs) < y_slabs) {
-      x = i % wx - l.halo, i /= wx;
-      y = layer(i % h2, l.n[1]), z = i / h2;
+      x = index_t(i % wx) - h, i /= wx;
+      y = layer(i % h2, ny), z = i / h2;
     } else {
       i -= y_slabs;
-      x = layer(i % h2, l.n[0]), i /= h2;
-      y = i % l.n[1], z = i / l.n[1];
+      x = layer(i % h2, nx), i /= h2;
+      y = i % ny, z = i / ny;
     }
     T sign = T(1);
     bool wall = false, own = false;
@@ -76,17 +86,24 @@ struct GhostShell {
   }
 };
 
+// Which ghosts a fill covers: all, those beside the interior's z range (the x and y faces, which
+// the core of an overlapped step reads), or the z ghost planes (edges and corners included).
+enum class ShellPart { all, z_inside, z_outside };
+
 // Enqueues the fill on `exec`; nothing when no face wraps or reflects.
 template <class T>
-void fill_ghosts(const Kokkos::DefaultExecutionSpace& exec, Field<T>& f, const FaceFills& fills) {
+void fill_ghosts(const Kokkos::DefaultExecutionSpace& exec, Field<T>& f, const FaceFills& fills,
+                 ShellPart part = ShellPart::all) {
   bool any = false;
   for (const auto& axis : fills)
     for (GhostFill g : axis) any = any || g != GhostFill::keep;
   if (!any || f.layout.halo == 0) return;
   const GhostShell<T> shell(f.data, f.layout, fills);
+  const index_t begin = part == ShellPart::z_inside ? shell.z_outside() : 0;
+  const index_t end = part == ShellPart::z_outside ? shell.z_outside() : shell.points();
   Kokkos::parallel_for("wavefd::ghost_fill",
                        Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>(
-                           exec, 0, shell.points()),
+                           exec, begin, end),
                        shell);
 }
 

@@ -18,25 +18,27 @@ void check_courant(const Stencil& s, double courant) {
 
 namespace {
 
-// The interior less `r` layers next to every face, and the six slabs around it: z slabs over the
-// whole xy extent, y slabs over the core's z range, x slabs over the core's y and z ranges.
-void split_core_shell(const Index3& n, int r, Box& core, std::vector<Box>& shell) {
-  core = Box{{r, r, r}, {n[0] - r, n[1] - r, n[2] - r}};
+// The interior less `r` layers next to the faces of the late axes, and the slabs around it, z
+// first: each slab spans what the slabs before it left, so x slabs (thin in the contiguous
+// direction, slow for every kernel) appear only when x is late.
+void split_core_shell(const Index3& n, int r, const std::array<bool, 3>& late, Box& core, std::vector<Box>& shell) {
+  core = Box{{0, 0, 0}, n};
+  for (int a = 0; a < 3; ++a)
+    if (late[a]) core.lo[a] = r, core.hi[a] = n[a] - r;
   shell.clear();
   if (core.empty()) {
     core = Box{};
     shell.push_back(Box{{0, 0, 0}, n});
     return;
   }
-  auto add = [&](Box b) {
-    if (!b.empty()) shell.push_back(b);
-  };
-  add(Box{{0, 0, 0}, {n[0], n[1], r}});
-  add(Box{{0, 0, n[2] - r}, {n[0], n[1], n[2]}});
-  add(Box{{0, 0, r}, {n[0], r, n[2] - r}});
-  add(Box{{0, n[1] - r, r}, {n[0], n[1], n[2] - r}});
-  add(Box{{0, r, r}, {r, n[1] - r, n[2] - r}});
-  add(Box{{n[0] - r, r, r}, {n[0], n[1] - r, n[2] - r}});
+  Box rest{{0, 0, 0}, n};  // what the slabs so far have not covered
+  for (int a = 2; a >= 0; --a) {
+    if (!late[a]) continue;
+    Box low = rest, high = rest;
+    low.hi[a] = r, high.lo[a] = n[a] - r;
+    shell.push_back(low), shell.push_back(high);
+    rest.lo[a] = r, rest.hi[a] = n[a] - r;
+  }
 }
 
 constexpr bool kHostBuild = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
@@ -58,7 +60,6 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
   spec_.domain.local = sub_.local;
   spec_.domain.offset = sub_.offset;
   layout_ = make_layout(spec_.domain.local, s.radius, spec.pad_rows, sizeof(T));
-  split_core_shell(layout_.n, s.radius, core_, shell_);
 
   // With overlap on a GPU the halo gets its own instance (stream), so that it runs beside the core.
   separate_instances_ = par.overlap && !kHostBuild;
@@ -75,6 +76,8 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
              .offsets = v.reads(s),
              .exec = halo_exec_};
   halo_ = make_halo<T>(h);
+  split_core_shell(layout_.n, s.radius, halo_->late(), core_, shell_);
+  early_ghosts_ = !(halo_->late()[0] && halo_->late()[1] && halo_->late()[2]);
 }
 
 template <class T>
@@ -92,6 +95,7 @@ void TwoStep<T>::step() {
   } else {
     if (separate_instances_) compute_.fence("wavefd::step");  // the halo reads what the last step wrote
     halo_->start(u_);
+    if (separate_instances_ && early_ghosts_) halo_exec_.fence("wavefd::halo_start");  // the core reads them
     if (!core_.empty()) variant_->apply(a, core_);
     halo_->finish(u_);
     if (separate_instances_) halo_exec_.fence("wavefd::halo");

@@ -27,8 +27,20 @@ VariantTiming time_in(const Stencil& s, const Variant& v, const Tile& tile, cons
   engine.halo().reset_times();
   t.step = per_step(time_repeated([&] { engine.advance(steps); }, warmup, reps));
   const double n_steps = double(steps) * (warmup + reps);
-  t.halo = engine.halo().times();
-  t.halo.pack /= n_steps, t.halo.wait /= n_steps, t.halo.unpack /= n_steps;
+  t.phases = engine.halo().times();
+  t.phases.pack /= n_steps, t.phases.wait /= n_steps, t.phases.unpack /= n_steps;
+  const TwoStepArgs<T> a = engine.args();
+  t.halo = per_step(time_repeated([&] {
+    for (int i = 0; i < steps; ++i) engine.halo().start(engine.u()), engine.halo().finish(engine.u());
+  }, warmup, reps));
+  t.core = per_step(time_repeated([&] {
+    for (int i = 0; i < steps; ++i)
+      if (!engine.core().empty()) v.apply(a, engine.core());
+  }, warmup, reps));
+  t.shell = per_step(time_repeated([&] {
+    for (int i = 0; i < steps; ++i)
+      for (const Box& b : engine.shell()) v.apply(a, b);
+  }, warmup, reps));
   return t;
 }
 

@@ -14,7 +14,10 @@ namespace wavefd {
 struct VariantTiming {
   Stats step;       // seconds per full step (halo + update, what `run` does): the headline
   Stats kernel;     // seconds per interior update (the variant alone)
-  HaloTimes halo;   // host seconds per step in each halo phase, over the timed full steps
+  // The parts of an overlapped step, each alone: the halo (start + finish), the core update and
+  // the shell update (the slabs that wait for the late ghosts).
+  Stats halo, core, shell;
+  HaloTimes phases;  // host seconds per step in each halo phase, over the timed full steps
 };
 
 // The exact-eigenmode check on this device, on every verification grid (verification_specs(),

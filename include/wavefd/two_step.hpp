@@ -4,8 +4,9 @@
 //   without overlap: halo.start(u); halo.finish(u); variant.apply(interior); swap(u, u-)
 //   with overlap:    halo.start(u); variant.apply(core) on the compute instance;
 //                    halo.finish(u); variant.apply(the six shell boxes); swap(u, u-)
-// where the core is the interior less the R layers next to every face (the points that read no
-// ghost), updated while the ghosts are in flight. Both orders give the same bits.
+// where the core is the interior less the layers next to the faces whose ghosts are still in
+// flight (R deep; along x a 128-byte line), updated while they travel. Both orders give the same
+// bits.
 #include <memory>
 #include <vector>
 

@@ -18,13 +18,13 @@ void check_courant(const Stencil& s, double courant) {
 
 namespace {
 
-// The interior less `r` layers next to the faces of the late axes, and the slabs around it, z
-// first: each slab spans what the slabs before it left, so x slabs (thin in the contiguous
-// direction, slow for every kernel) appear only when x is late.
-void split_core_shell(const Index3& n, int r, const std::array<bool, 3>& late, Box& core, std::vector<Box>& shell) {
+// The interior less `w[a]` layers next to the faces of each late axis a, and the slabs around it,
+// z first: each slab spans what the slabs before it left.
+void split_core_shell(const Index3& n, const Index3& w, const std::array<bool, 3>& late, Box& core,
+                      std::vector<Box>& shell) {
   core = Box{{0, 0, 0}, n};
   for (int a = 0; a < 3; ++a)
-    if (late[a]) core.lo[a] = r, core.hi[a] = n[a] - r;
+    if (late[a]) core.lo[a] = w[a], core.hi[a] = n[a] - w[a];
   shell.clear();
   if (core.empty()) {
     core = Box{};
@@ -35,9 +35,9 @@ void split_core_shell(const Index3& n, int r, const std::array<bool, 3>& late, B
   for (int a = 2; a >= 0; --a) {
     if (!late[a]) continue;
     Box low = rest, high = rest;
-    low.hi[a] = r, high.lo[a] = n[a] - r;
+    low.hi[a] = w[a], high.lo[a] = n[a] - w[a];
     shell.push_back(low), shell.push_back(high);
-    rest.lo[a] = r, rest.hi[a] = n[a] - r;
+    rest.lo[a] = w[a], rest.hi[a] = n[a] - w[a];
   }
 }
 
@@ -76,7 +76,11 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
              .offsets = v.reads(s),
              .exec = halo_exec_};
   halo_ = make_halo<T>(h);
-  split_core_shell(layout_.n, s.radius, halo_->late(), core_, shell_);
+  // Shell slabs are R deep, except along x: there a whole 128-byte line, so that no kernel works
+  // on rows a few values long (every variant reads and writes x in such lines).
+  const index_t line = index_t(kRowAlignBytes / sizeof(T));
+  const Index3 width{(s.radius + line - 1) / line * line, s.radius, s.radius};
+  split_core_shell(layout_.n, width, halo_->late(), core_, shell_);
   early_ghosts_ = !(halo_->late()[0] && halo_->late()[1] && halo_->late()[2]);
 }
 

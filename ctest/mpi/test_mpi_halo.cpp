@@ -74,11 +74,12 @@ std::vector<Index3> rank_grids(int ranks) {
 }
 
 // Two grids per rank grid: "narrow" (uneven; the last rank along each split axis exactly one halo
-// wide, so the core is empty there) and "wide" (uneven, with a core to overlap).
+// wide, so the core is empty there) and "wide" (uneven, with a core to overlap: along x wider
+// than two 128-byte lines, the depth of the x slabs of the shell).
 Index3 grid_for(const Index3& p, int r, bool wide) {
   Index3 n;
   for (int a = 0; a < 3; ++a)
-    n[a] = p[a] == 1 ? 2 * r + 3 : wide ? p[a] * (2 * r + 2) + 1 : p[a] * r + (p[a] - 1);
+    n[a] = wide && a == 0 ? p[a] * 70 + 1 : p[a] == 1 ? 2 * r + 3 : wide ? p[a] * (2 * r + 2) + 1 : p[a] * r + (p[a] - 1);
   return n;
 }
 

@@ -48,7 +48,7 @@ struct RunConfig {
   long check_interval = 100;      // steps between checks that the field is finite (all ranks)
   std::vector<long long> ranks{0, 0, 0};  // rank grid px py pz; 0 = chosen by wavefd
   std::string transport = "auto";  // auto | local | mpi | mpi-gpu | nccl
-  bool overlap = true;             // update the core while ghosts are in flight
+  std::string overlap = "auto";    // update the core while ghosts are in flight: auto | true | false
   std::string gpu_aware = "auto";  // auto | yes | no: whether MPI takes device pointers
 };
 

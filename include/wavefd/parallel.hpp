@@ -42,6 +42,11 @@ bool transport_available(Transport t, const std::string& gpu_aware = "auto", std
 // library is GPU-aware, then mpi. Any other value is checked against this build. Throws Error.
 Transport choose_transport(const std::string& requested, int ranks, const std::string& gpu_aware = "auto");
 
+// parallel.overlap: auto | true | false (also on | off). auto = on when there are other ranks to
+// exchange with: on one GPU every overlap measured so far was slower than none (the shell slabs
+// cost more than the ghost traffic they hide; docs/performance.md). Throws Error for other values.
+bool resolve_overlap(const std::string& value, Transport t, int ranks, const std::string& what);
+
 // Throws Error when two ranks of this run share one device (NCCL refuses that). Collective.
 void check_one_rank_per_device(const std::string& what);
 

@@ -33,7 +33,7 @@ BenchCommand::BenchCommand(CLI::App& app) {
   sub->add_option("--op", op, "First-derivative benchmark instead: dx | dy | dz");
   sub->add_option("--order", order, "Order of the derivative operator: 2, 4, ..., 16")->capture_default_str();
   sub->add_option("--json", json, "Write all results to this JSON file");
-  sub->add_option("--overlap", overlap, "Full step: update the core while the ghosts are filled (true | false)")
+  sub->add_option("--overlap", overlap, "Full step: update the core while the ghosts are filled: auto (as `run` on one rank: off) | true | false")
       ->capture_default_str();
   sub->add_option("--transport", transport,
                   "Full step's halo: local (ghost fill), or mpi | mpi-gpu | nccl exchanging with this rank itself")
@@ -178,11 +178,11 @@ int BenchCommand::execute() {
   for (const auto& p : precisions) parse_precision(p);
   if (!json.empty()) check_writable(json, "--json");
   ParallelSpec par;
-  par.overlap = overlap;
   par.transport = transport == "local" ? Transport::local : choose_transport(transport, 1);
+  par.overlap = resolve_overlap(overlap, par.transport, 1, "--overlap");
   nlohmann::json out;
   out["provenance"] = provenance_json(Distribution{par.rank_grid, std::string(to_string(par.transport))});
-  out["full_step"] = {{"transport", transport}, {"overlap", overlap}};
+  out["full_step"] = {{"transport", transport}, {"overlap", par.overlap}};
   out["kokkos"] = execution_json();
   if (!op.empty()) {
     const int rc = derivative_bench(*this, out);
@@ -215,7 +215,7 @@ int BenchCommand::execute() {
   std::printf("step = the full step as `run` does it (halo %s, overlap %s), min over reps; kernel = the interior "
               "update alone;\nhalo/core/shell = us per step of each part alone; pack/wait/unpack = host us per step in "
               "the halo of the full step\n",
-              transport.c_str(), overlap ? "on" : "off");
+              transport.c_str(), par.overlap ? "on" : "off");
   std::printf("%-16s %-16s %-10s %-7s %-6s %10s %9s %9s %7s %10s %7s %8s %8s %8s %8s %8s %8s\n", "stencil", "variant",
               "tile", "prec", "verify", "step ms", "sd ms", "Gpts/s", "%copy", "kernel ms", "%copy", "halo", "core",
               "shell", "pack", "wait", "unpack");

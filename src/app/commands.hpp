@@ -46,7 +46,7 @@ struct BenchCommand : Command {
   int order = 8;
   std::string json;   // results file ('' for none)
   std::string sweep;  // hamilton: the first 20 stencils of each family instead of one stencil
-  bool overlap = true;              // the full step as `run` does it by default
+  std::string overlap = "auto";     // the full step as `run` does it by default
   std::string transport = "local";  // the full step's halo: local, or a self-exchange through mpi/mpi-gpu/nccl
   explicit BenchCommand(CLI::App& app);
   bool needs_mpi() const override { return true; }  // --transport mpi|mpi-gpu|nccl exchanges through MPI

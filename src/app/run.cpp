@@ -205,7 +205,7 @@ int RunCommand::execute() {
     // Refuses a grid/rank-grid mismatch or subdomains thinner than the halo, naming the axis.
     (void)Decomposition(global, spec.parallel.rank_grid, ranks, spec.boundary == Boundary::periodic, s.radius);
     spec.parallel.transport = choose_transport(c.transport, ranks, c.gpu_aware);
-    spec.parallel.overlap = c.overlap;
+    spec.parallel.overlap = resolve_overlap(c.overlap, spec.parallel.transport, ranks, "parallel.overlap");
     if (root && !c.summary.empty()) check_writable(c.summary, "output.summary");
     kernel = choose_kernel(c, s, precision, global);
   });
@@ -225,7 +225,7 @@ int RunCommand::execute() {
                 s.max_courant, c.steps, kernel.variant->name().c_str(), kernel.variant_source.c_str(),
                 to_string(kernel.tile).c_str(), kernel.tile_source.c_str(), Kokkos::DefaultExecutionSpace::name());
     std::printf("wavefd run: %d rank(s) as %s, transport %s, overlap %s; MPI %s (GPU-aware: %s)%s%s\n", ranks,
-                to_string(spec.parallel.rank_grid).c_str(), dist.transport.c_str(), c.overlap ? "on" : "off",
+                to_string(spec.parallel.rank_grid).c_str(), dist.transport.c_str(), spec.parallel.overlap ? "on" : "off",
                 mpi_library().c_str(), mpi_gpu_aware().c_str(), nccl_version().empty() ? "" : ", NCCL ",
                 nccl_version().c_str());
     std::fflush(stdout);
@@ -272,7 +272,7 @@ int RunCommand::execute() {
                                {"tile", to_string(kernel.tile)}, {"tile_source", kernel.tile_source},
                                {"steps", c.steps}, {"init", c.init}}},
                    {"parallel", {{"ranks", spec.parallel.rank_grid}, {"transport", dist.transport},
-                                 {"overlap", c.overlap}, {"gpu_aware", mpi_gpu_aware()},
+                                 {"overlap", spec.parallel.overlap}, {"gpu_aware", mpi_gpu_aware()},
                                  {"nccl", nccl_version()}}}};
     j["provenance"] = provenance_json(dist);
     j["kokkos"] = execution_json();

@@ -44,7 +44,7 @@ struct GhostShell {
   // The z ghost planes come first, then the y ghost rows of interior planes, then the x ghost
   // points of interior rows.
   index_t points() const { return index_t(z_slabs) + y_slabs + index_t(h2) * ny * nz; }
-  index_t x_faces_begin() const { return index_t(z_slabs) + y_slabs; }
+  index_t z_planes() const { return z_slabs; }
 
   // Ghost layer t of 2h (the h low ones first) along an axis of n points, as a coordinate.
   KOKKOS_INLINE_FUNCTION index_t layer(std::uint32_t t, std::uint32_t n) const {
@@ -87,9 +87,9 @@ struct GhostShell {
   }
 };
 
-// Which ghosts a fill covers: all; those with x outside the interior only (the x faces: short
-// strided runs, the dearest part); or all others (z planes and y rows, edges and corners included).
-enum class ShellPart { all, x_faces, not_x_faces };
+// Which ghosts a fill covers: all; those beside the interior's z range (the x and y faces); or the
+// z ghost planes (edges and corners included).
+enum class ShellPart { all, z_inside, z_planes };
 
 // Enqueues the fill on `exec`; nothing when no face wraps or reflects.
 template <class T>
@@ -100,8 +100,8 @@ void fill_ghosts(const Kokkos::DefaultExecutionSpace& exec, Field<T>& f, const F
     for (GhostFill g : axis) any = any || g != GhostFill::keep;
   if (!any || f.layout.halo == 0) return;
   const GhostShell<T> shell(f.data, f.layout, fills);
-  const index_t begin = part == ShellPart::x_faces ? shell.x_faces_begin() : 0;
-  const index_t end = part == ShellPart::not_x_faces ? shell.x_faces_begin() : shell.points();
+  const index_t begin = part == ShellPart::z_inside ? shell.z_planes() : 0;
+  const index_t end = part == ShellPart::z_planes ? shell.z_planes() : shell.points();
   Kokkos::parallel_for("wavefd::ghost_fill",
                        Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>(
                            exec, begin, end),

@@ -139,6 +139,13 @@ void check_one_rank_per_device(const std::string& what) {
 #endif
 }
 
+bool resolve_overlap(const std::string& value, Transport t, int ranks, const std::string& what) {
+  if (value == "true" || value == "on") return true;
+  if (value == "false" || value == "off") return false;
+  if (value == "auto") return ranks > 1 && t != Transport::local;
+  throw Error(what + " = '" + value + "' is unknown; accepted: auto, true, false");
+}
+
 std::string_view to_string(Transport t) {
   switch (t) {
     case Transport::local: return "local";
@@ -175,6 +182,7 @@ bool transport_available(Transport t, const std::string& gpu_aware, std::string*
 }
 
 Transport choose_transport(const std::string& requested, int ranks, const std::string& gpu_aware) {
+  (void)transport_available(Transport::local, gpu_aware);  // refuses an unknown parallel.gpu_aware
   if (requested != "auto") {
     const Transport t = parse_transport(requested);
     std::string why;

@@ -90,7 +90,8 @@ void add_run_options(CLI::App& run, RunConfig& c) {
                  "Halo transport: auto | local (one rank) | mpi (host-staged) | mpi-gpu (GPU-aware MPI) | nccl")
       ->capture_default_str();
   run.add_option("--parallel.overlap", c.overlap,
-                 "Update the core of each subdomain while its ghosts are in flight (true | false)")
+                 "Update the core of each subdomain while its ghosts are in flight: auto (on with several ranks) | "
+                 "true | false")
       ->capture_default_str();
   run.add_option("--parallel.gpu_aware", c.gpu_aware,
                  "Whether MPI takes device pointers: auto (ask the library) | yes | no")

@@ -3,6 +3,7 @@
 #   Spack                       CMake
 #   +mpi / ~mpi                 -DWAVEFD_ENABLE_MPI=ON / OFF
 #   +kokkos-kernels / ~...      -DWAVEFD_ENABLE_KOKKOSKERNELS=ON / OFF
+#   +nccl / ~nccl (+cuda +mpi)  -DWAVEFD_ENABLE_NCCL=ON / OFF (OFF on every other spec)
 #   spack install --test=root   -DWAVEFD_ENABLE_TESTS=ON (OFF otherwise)
 #   (always)                    -DKokkos_ROOT=<kokkos prefix>
 #   +cuda                       -DCMAKE_CXX_COMPILER=<Kokkos' compiler: nvcc_wrapper>
@@ -47,6 +48,12 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
         description="Build with Kokkos Kernels (WAVEFD_ENABLE_KOKKOSKERNELS)",
     )
     variant("openmp", default=False, description="Require the OpenMP backend in Kokkos")
+    variant(
+        "nccl",
+        default=True,
+        when="+cuda+mpi",
+        description="NCCL halo transport, parallel.transport = nccl (WAVEFD_ENABLE_NCCL)",
+    )
     # +cuda / cuda_arch come from CudaPackage, +rocm / amdgpu_target (and hip) from ROCmPackage.
 
     # Language dependency: needed by Spack >= 1.0 to provide a C++ compiler (C++20).
@@ -59,6 +66,7 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
     depends_on("nlohmann-json@3:")  # find_package(nlohmann_json 3 REQUIRED)
     depends_on("mpi", when="+mpi")  # find_package(MPI COMPONENTS CXX)
     depends_on("kokkos-kernels@4.6:5.2", when="+kokkos-kernels")  # find_package(KokkosKernels)
+    depends_on("nccl", when="+nccl")  # nccl.h and libnccl, found through NCCL_ROOT
     depends_on("googletest", type="test")  # ctest/: find_package(GTest REQUIRED)
 
     # wavefd is C++20 (CMAKE_CXX_STANDARD 20): Kokkos must be built for the same standard.
@@ -128,6 +136,10 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
         hip = self.spec["hip"]
         return getattr(hip, "hipcc", None) or join_path(hip.prefix.bin, "hipcc")
 
+    def setup_build_environment(self, env):
+        if self.spec.satisfies("+nccl"):
+            env.set("NCCL_ROOT", self.spec["nccl"].prefix)  # CMakeLists.txt looks for NCCL there
+
     def cmake_args(self):
         spec = self.spec
         args = [
@@ -138,6 +150,7 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
         ]
         if spec.satisfies("+kokkos-kernels"):
             args.append(self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix))
+        args.append(self.define("WAVEFD_ENABLE_NCCL", spec.satisfies("+nccl")))
 
         # Same compilers as the `cuda` and `hip` presets of CMakePresets.json.
         if spec.satisfies("+rocm"):

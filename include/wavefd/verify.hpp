@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "wavefd/halo.hpp"
+#include "wavefd/two_step.hpp"
 #include "wavefd/variant.hpp"
 
 namespace wavefd {
@@ -27,6 +28,9 @@ struct EigenmodeSpec {
   // sets it slightly off 1 to prove that a scheme with wrong weights fails the check.
   double reference_scale = 1.0;
   Tile tile{};  // the variant's block extents (default: its own)
+  // Split over the ranks of this run (rank grid, rank, transport, overlap); the error is the
+  // maximum over all ranks (collective then: every rank must call verify_eigenmode).
+  ParallelSpec parallel{};
 };
 
 struct EigenmodeResult {

@@ -32,6 +32,7 @@ struct VerifyCommand : Command {
   std::string variant = "all";
   std::vector<std::string> precisions{"float", "double"};
   explicit VerifyCommand(CLI::App& app);
+  bool needs_mpi() const override { return true; }  // under mpirun the checks run distributed
   int execute() override;
 };
 

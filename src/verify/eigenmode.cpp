@@ -1,6 +1,7 @@
 #include <cmath>
 #include <limits>
 
+#include "wavefd/parallel.hpp"
 #include "wavefd/two_step.hpp"
 #include "wavefd/verify.hpp"
 
@@ -30,6 +31,7 @@ EigenmodeResult run_eigenmode(const Stencil& s, const Variant& v, const Eigenmod
   scheme.boundary = spec.boundary;
   scheme.pad_rows = spec.pad_rows;
   scheme.courant = spec.courant_fraction * s.max_courant;
+  scheme.parallel = spec.parallel;
   TwoStep<T> engine(s, scheme, v, spec.tile);
   const Layout l = engine.layout();
   const Domain dom = engine.domain();
@@ -115,7 +117,7 @@ EigenmodeResult run_eigenmode(const Stencil& s, const Variant& v, const Eigenmod
         e = Kokkos::max(e, d);
       },
       Kokkos::Max<double>(err));
-  r.max_error = err;
+  r.max_error = max_over_ranks(err);
   return r;
 }
 

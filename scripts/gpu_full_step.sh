@@ -43,3 +43,9 @@ done
 log "1 rank vs 2 ranks: result blocks"
 grep -A6 '"result"' "$W/run-np1.json" "$W/run-np2-mpi.json" | tee -a "$OUT/log.txt"
 tar -C "$W" -cf "$OUT/runs.tar" .
+if [ "${VERIFY_FULL:-0}" = 1 ]; then
+  log "verify (all stencils), 1 rank"
+  $B verify 2>&1 | tail -2 | tee -a "$OUT/log.txt"
+  log "verify (all stencils), 2 ranks sharing the GPU, transport mpi"
+  mpirun -np 2 $B verify --transport mpi 2>&1 | tail -2 | tee -a "$OUT/log.txt"
+fi

@@ -31,6 +31,7 @@ struct VerifyCommand : Command {
   bool quick = false;
   std::string variant = "all";
   std::vector<std::string> precisions{"float", "double"};
+  std::string transport = "auto";  // under mpirun: as parallel.transport
   explicit VerifyCommand(CLI::App& app);
   bool needs_mpi() const override { return true; }  // under mpirun the checks run distributed
   int execute() override;

@@ -14,6 +14,8 @@ VerifyCommand::VerifyCommand(CLI::App& app) {
   sub->add_flag("--quick", quick, "A subset of the stencils (star M=1,4,8; compact R=3,13; box (2,2,2))");
   sub->add_option("--variant", variant, "Variant name, or all")->capture_default_str();
   sub->add_option("--precision", precisions, "float and/or double")->capture_default_str();
+  sub->add_option("--transport", transport, "Under mpirun: the halo transport, as parallel.transport")
+      ->capture_default_str();
 }
 
 int VerifyCommand::execute() {
@@ -21,7 +23,8 @@ int VerifyCommand::execute() {
   // Under mpirun every grid is split over the ranks (the error reduced over them); rank 0 prints.
   const int ranks = world_size();
   const bool root = world_rank() == 0;
-  const Transport transport = choose_transport("auto", ranks);
+  const Transport transport = choose_transport(this->transport, ranks);
+  if (transport == Transport::nccl) check_one_rank_per_device("--transport = 'nccl'");
   auto say = [root](const char* fmt, auto... args) {
     if (root) std::printf(fmt, args...);
   };

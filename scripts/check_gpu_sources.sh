@@ -14,13 +14,13 @@ out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 n=0
 for src in src/kernels/cuda/*.cu; do
   for arch in sm_80 sm_90; do
-    "$NVCC" -std=c++20 -O3 -arch=$arch -Xcompiler -Wall -c "$src" -o "$out/$(basename "$src").$arch.o"
+    "$NVCC" -std=c++20 -O3 -Iinclude -arch=$arch -Xcompiler -Wall -c "$src" -o "$out/$(basename "$src").$arch.o"
     echo "check_gpu_sources: $src compiles for $arch"
     n=$((n + 1))
   done
 done
 hip_cmd='for src in src/kernels/hip/*.hip; do for arch in gfx90a gfx942; do
-  hipcc -std=c++20 -O3 --offload-arch=$arch -Wall -Werror -c "$src" -o /tmp/wavefd-hip-check.o || exit 1
+  hipcc -std=c++20 -O3 -Iinclude --offload-arch=$arch -Wall -Werror -c "$src" -o /tmp/wavefd-hip-check.o || exit 1
   echo "check_gpu_sources: $src compiles for $arch"; done; done; rm -f /tmp/wavefd-hip-check.o'
 if command -v hipcc >/dev/null; then bash -c "$hip_cmd"
 elif [ "$(id -u)" = 0 ] && { [ -x "${WAVEFD_SID_ROOT:-/var/cache/wavefd/sid-root}/usr/bin/apt-get" ] || [ "${WAVEFD_REQUIRE_HIPCC:-}" = 1 ]; }; then

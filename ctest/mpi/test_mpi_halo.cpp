@@ -15,6 +15,7 @@
 
 #include "wavefd/parallel.hpp"
 #include "wavefd/two_step.hpp"
+#include "../pseudo_random.hpp"
 
 #ifndef WAVEFD_TEST_DATA
 #error "WAVEFD_TEST_DATA must name ctest/data"
@@ -24,14 +25,6 @@ namespace wavefd {
 namespace {
 
 constexpr int kSteps = 4;
-
-// Initial data as a function of the global index only: pseudo-random in [-1, 1], different for
-// u and u_prev, so that a misplaced or stale ghost changes the result.
-double datum(index_t i, index_t j, index_t k, int seed) {
-  const unsigned long long h = (unsigned long long)(i * 73856093LL) ^ (unsigned long long)(j * 19349663LL) ^
-                               (unsigned long long)(k * 83492791LL) ^ (unsigned long long)(seed * 2654435761LL);
-  return double((h * 0x9E3779B97F4A7C15ULL) >> 40) / double(1ULL << 24) * 2.0 - 1.0;
-}
 
 template <class T>
 void fill(TwoStep<T>& e) {

@@ -50,6 +50,7 @@ struct RunConfig {
   std::string transport = "auto";  // auto | local | mpi | mpi-gpu | nccl
   std::string overlap = "auto";    // update the core while ghosts are in flight: auto | true | false
   std::string gpu_aware = "auto";  // auto | yes | no: whether MPI takes device pointers
+  std::string ghost_fill = "auto";  // auto | kernel | separate: who fills one rank's ghosts
 };
 
 void add_run_options(CLI::App& run, RunConfig& c);

@@ -4,10 +4,13 @@
 //   without overlap: halo.start(u); halo.finish(u); variant.apply(interior); swap(u, u-)
 //   with overlap:    halo.start(u); variant.apply(core) on the compute instance;
 //                    halo.finish(u); variant.apply(the six shell boxes); swap(u, u-)
+//   ghosts by the kernel (one rank, parallel.ghost_fill): variant.apply(interior), storing each
+//                    point also into its periodic / rigid ghost images; swap(u, u-)
 // where the core is the interior less the layers next to the faces whose ghosts are still in
-// flight (R deep; along x a 128-byte line), updated while they travel. Both orders give the same
+// flight (R deep; along x a 128-byte line), updated while they travel. All orders give the same
 // bits.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "wavefd/halo.hpp"
@@ -15,12 +18,27 @@
 
 namespace wavefd {
 
+// Who fills a single rank's ghosts (parallel.ghost_fill):
+//  kernel:    the kernel that updates a point also stores its ghost images (GhostImages), so the
+//             ghosts of u+ are complete when it ends; only variants that writes_ghost_images();
+//  separate:  a fill pass through the halo before each update (the transport's start / finish);
+//  automatic: kernel where the transport is local and the variant can, else separate.
+enum class GhostFillMode { automatic, kernel, separate };
+std::string_view to_string(GhostFillMode m);
+// Throws Error naming `what` and the accepted values.
+GhostFillMode parse_ghost_fill(std::string_view name, const std::string& what = "parallel.ghost_fill");
+
+// Resolves `mode` for this transport and variant: true when the kernel writes the ghosts. Throws
+// Error for kernel where it cannot (another transport, or a variant without ghost images).
+bool ghosts_by_kernel(GhostFillMode mode, Transport t, const Variant& v);
+
 // How the global grid is split and how ghosts travel (parallel.* in the deck).
 struct ParallelSpec {
   Index3 rank_grid{1, 1, 1};
   int rank = 0;  // this rank in the grid (x fastest)
   Transport transport = Transport::local;
   bool overlap = false;
+  GhostFillMode ghost_fill = GhostFillMode::automatic;
 };
 
 struct SchemeSpec {
@@ -38,12 +56,15 @@ template <class T>
 class TwoStep {
  public:
   // Throws Error (before allocating) for an unstable Courant number, a stencil the variant does
-  // not support, a tile it does not accept (the default tile always is) or a rank grid that does
-  // not fit the grid.
+  // not support, a tile it does not accept (the default tile always is), a rank grid that does
+  // not fit the grid, or ghost_fill = kernel where the transport or the variant cannot.
   TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, const Tile& tile = {});
 
-  Field<T>& u() { return u_; }            // u^n
-  Field<T>& u_prev() { return u_prev_; }  // u^{n-1}
+  // Writable access marks the ghosts stale: with ghosts by the kernel, the next step refills them.
+  Field<T>& u() { return ghosts_current_ = false, u_; }            // u^n
+  Field<T>& u_prev() { return ghosts_current_ = false, u_prev_; }  // u^{n-1}
+  const Field<T>& u() const { return u_; }
+  const Field<T>& u_prev() const { return u_prev_; }
   const Layout& layout() const { return layout_; }
   const Domain& domain() const { return spec_.domain; }  // this rank's part
   const Subdomain& subdomain() const { return sub_; }
@@ -61,7 +82,9 @@ class TwoStep {
   // and the shell around it.
   const Box& core() const { return core_; }
   const std::vector<Box>& shell() const { return shell_; }
-  bool overlap() const { return spec_.parallel.overlap; }
+  bool overlap() const { return spec_.parallel.overlap && !kernel_images_; }
+  // Whether the kernel writes the ghosts (GhostFillMode::kernel, resolved).
+  bool ghosts_by_kernel() const { return kernel_images_; }
   void advance(long n) {
     for (long s = 0; s < n; ++s) step();
   }
@@ -79,6 +102,9 @@ class TwoStep {
   Kokkos::DefaultExecutionSpace compute_, halo_exec_;
   bool separate_instances_ = false;  // the halo runs on its own instance (GPU builds, overlap on)
   bool early_ghosts_ = false;        // start() completes some ghosts (the halo's late() is not all true)
+  bool kernel_images_ = false;       // the kernel stores ghost images (GhostFillMode::kernel)
+  bool ghosts_current_ = false;      // with kernel_images_: the ghosts of u and u- hold their images
+  GhostImages images_;
   Box core_;
   std::vector<Box> shell_;
   std::unique_ptr<Halo<T>> halo_;

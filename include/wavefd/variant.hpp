@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "wavefd/ghost_images.hpp"
 #include "wavefd/grid.hpp"
 #include "wavefd/stencil.hpp"
 
@@ -60,6 +61,8 @@ struct TwoStepArgs {
   const DeviceStencil<T>* weights = nullptr;
   Kokkos::DefaultExecutionSpace exec{};
   Tile tile{};                  // checked against the variant by TwoStep (Variant::check_tile)
+  GhostImages images{};         // when active, each updated point is also stored into its ghost
+                                // images (only variants with writes_ghost_images() get it)
 };
 
 class Variant {
@@ -74,6 +77,8 @@ class Variant {
   // kernel also reads neighbours it weights with zero. The halo exchanges exactly the ghost
   // regions these reach, so every ghost a kernel reads holds the value a single rank would have.
   virtual std::vector<Offset> reads(const Stencil& s) const { return s.offsets; }
+  // Whether apply() honours TwoStepArgs::images, so that a single rank needs no ghost fill pass.
+  virtual bool writes_ghost_images() const { return false; }
 
   // Tiles. Variants without tunable tiles keep these defaults: no candidates, and only the
   // default tile is accepted.

@@ -38,6 +38,10 @@ BenchCommand::BenchCommand(CLI::App& app) {
   sub->add_option("--transport", transport,
                   "Full step's halo: local (ghost fill), or mpi | mpi-gpu | nccl exchanging with this rank itself")
       ->capture_default_str();
+  sub->add_option("--ghost-fill", ghost_fill,
+                  "Full step with transport local: auto (as `run`) | kernel (the kernel stores the ghost images) | "
+                  "separate (a fill pass before each update)")
+      ->capture_default_str();
 }
 
 namespace {
@@ -153,16 +157,17 @@ bool bench_case(const BenchCommand& b, const BenchCase& c, const ParallelSpec& p
                           {"percent_of_copy", 100 * bytes / st.min / 1e9 / copy_gbs}};
   };
   row["full_step"] = figures(t.step);
+  row["full_step"]["ghost_fill"] = t.ghosts_by_kernel ? "kernel" : "separate";
   row["full_step"]["halo_phases_per_step_s"] = {
       {"pack", t.phases.pack}, {"wait", t.phases.wait}, {"unpack", t.phases.unpack}};
   row["kernel"] = figures(t.kernel);
   row["parts_alone_per_step_s"] = {{"halo", to_json(t.halo)}, {"core", to_json(t.core)}, {"shell", to_json(t.shell)}};
-  std::printf("%-16s %-16s %-10s %-7s %-6s %10.4f %9.4f %9.3f %6.1f%% %10.4f %6.1f%% %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
+  std::printf("%-16s %-16s %-10s %-7s %-6s %10.4f %9.4f %9.3f %6.1f%% %10.4f %6.1f%% %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %s\n",
               s.name.c_str(), v.name().c_str(), tile.c_str(), c.precision.c_str(), "ok", t.step.min * 1e3,
               t.step.sd * 1e3, row["full_step"]["gpts_per_s"].get<double>(),
               row["full_step"]["percent_of_copy"].get<double>(), t.kernel.min * 1e3,
               row["kernel"]["percent_of_copy"].get<double>(), t.halo.min * 1e6, t.core.min * 1e6, t.shell.min * 1e6,
-              t.phases.pack * 1e6, t.phases.wait * 1e6, t.phases.unpack * 1e6);
+              t.phases.pack * 1e6, t.phases.wait * 1e6, t.phases.unpack * 1e6, t.ghosts_by_kernel ? "kernel" : "separate");
   out["cases"].push_back(row);
   return true;
 }
@@ -180,9 +185,10 @@ int BenchCommand::execute() {
   ParallelSpec par;
   par.transport = transport == "local" ? Transport::local : choose_transport(transport, 1);
   par.overlap = resolve_overlap(overlap, par.transport, 1, "--overlap");
+  par.ghost_fill = parse_ghost_fill(ghost_fill, "--ghost-fill");
   nlohmann::json out;
   out["provenance"] = provenance_json(Distribution{par.rank_grid, std::string(to_string(par.transport))});
-  out["full_step"] = {{"transport", transport}, {"overlap", par.overlap}};
+  out["full_step"] = {{"transport", transport}, {"overlap", par.overlap}, {"ghost_fill", ghost_fill}};
   out["kokkos"] = execution_json();
   if (!op.empty()) {
     const int rc = derivative_bench(*this, out);
@@ -194,6 +200,11 @@ int BenchCommand::execute() {
   const Index3 grid{n[0], n[1], n[2]};
   for (const Stencil& s : stencils) (void)make_layout(grid, s.radius, true, 4);  // every halo fits
   const std::vector<BenchCase> cases = plan_cases(*this, stencils);
+  if (par.ghost_fill == GhostFillMode::kernel)
+    for (const BenchCase& c : cases)
+      if (par.transport != Transport::local || !c.variant->writes_ghost_images())
+        throw Error("--ghost-fill = kernel needs --transport local and variants that write ghost images (not " +
+                    c.variant->name() + "); accepted: auto, separate");
   const double points = double(grid[0]) * double(grid[1]) * double(grid[2]);
   // Copy probe sized like one field of the largest precision benchmarked (at least 64 MiB).
   const std::size_t field_bytes = std::size_t(points) * 8;
@@ -212,13 +223,13 @@ int BenchCommand::execute() {
   out["steps"] = steps, out["reps"] = reps, out["warmup"] = warmup;
   out["tiles"] = tiles;
 
-  std::printf("step = the full step as `run` does it (halo %s, overlap %s), min over reps; kernel = the interior "
-              "update alone;\nhalo/core/shell = us per step of each part alone; pack/wait/unpack = host us per step in "
-              "the halo of the full step\n",
-              transport.c_str(), par.overlap ? "on" : "off");
-  std::printf("%-16s %-16s %-10s %-7s %-6s %10s %9s %9s %7s %10s %7s %8s %8s %8s %8s %8s %8s\n", "stencil", "variant",
+  std::printf("step = the full step as `run` does it (halo %s, overlap %s, ghost fill %s), min over reps; kernel = "
+              "the interior update alone;\nhalo/core/shell = us per step of each part alone; pack/wait/unpack = host us "
+              "per step in the halo of the full step; ghosts = who filled them in the full step\n",
+              transport.c_str(), par.overlap ? "on" : "off", ghost_fill.c_str());
+  std::printf("%-16s %-16s %-10s %-7s %-6s %10s %9s %9s %7s %10s %7s %8s %8s %8s %8s %8s %8s %s\n", "stencil", "variant",
               "tile", "prec", "verify", "step ms", "sd ms", "Gpts/s", "%copy", "kernel ms", "%copy", "halo", "core",
-              "shell", "pack", "wait", "unpack");
+              "shell", "pack", "wait", "unpack", "ghosts");
   int failures = 0;
   for (const BenchCase& c : cases) failures += bench_case(*this, c, par, copy.gbs, out) ? 0 : 1;
   if (!json.empty()) {

@@ -50,6 +50,7 @@ struct BenchCommand : Command {
   std::string sweep;  // hamilton: the first 20 stencils of each family instead of one stencil
   std::string overlap = "auto";     // the full step as `run` does it by default
   std::string transport = "local";  // the full step's halo: local, or a self-exchange through mpi/mpi-gpu/nccl
+  std::string ghost_fill = "auto";  // the full step's ghosts on one rank: auto | kernel | separate
   explicit BenchCommand(CLI::App& app);
   bool needs_mpi() const override { return true; }  // --transport mpi|mpi-gpu|nccl exchanges through MPI
   int execute() override;

@@ -52,7 +52,9 @@ int InfoCommand::execute() {
   std::printf("Kokkos Kernels: disabled in this build\n");
 #endif
   std::printf("variants:\n");
-  for (const auto& v : variants()) std::printf("  %-18s %s\n", v->name().c_str(), v->description().c_str());
+  for (const auto& v : variants())
+    std::printf("  %-18s %s%s\n", v->name().c_str(), v->description().c_str(),
+                v->writes_ghost_images() ? " [writes ghost images]" : "");
   return 0;
 }
 

@@ -181,6 +181,7 @@ int RunCommand::execute() {
   Precision precision{};
   SchemeSpec spec;
   KernelChoice kernel;
+  bool by_kernel = false;  // the kernel writes the ghosts (parallel.ghost_fill resolved)
   agree([&] {
     s = build_stencil(c.stencil);
     precision = parse_precision(c.precision);
@@ -206,8 +207,11 @@ int RunCommand::execute() {
     (void)Decomposition(global, spec.parallel.rank_grid, ranks, spec.boundary == Boundary::periodic, s.radius);
     spec.parallel.transport = choose_transport(c.transport, ranks, c.gpu_aware);
     spec.parallel.overlap = resolve_overlap(c.overlap, spec.parallel.transport, ranks, "parallel.overlap");
+    spec.parallel.ghost_fill = parse_ghost_fill(c.ghost_fill);
     if (root && !c.summary.empty()) check_writable(c.summary, "output.summary");
     kernel = choose_kernel(c, s, precision, global);
+    by_kernel = ghosts_by_kernel(spec.parallel.ghost_fill, spec.parallel.transport, *kernel.variant);
+    if (by_kernel) spec.parallel.overlap = false;  // the kernel writes the ghosts: nothing is left in flight
   });
   agree([&] {  // collective, so only once every rank got this far
     if (spec.parallel.transport == Transport::nccl) check_one_rank_per_device("parallel.transport = 'nccl'");
@@ -224,8 +228,9 @@ int RunCommand::execute() {
                 std::string(to_string(spec.boundary)).c_str(), c.precision.c_str(), spec.courant,
                 s.max_courant, c.steps, kernel.variant->name().c_str(), kernel.variant_source.c_str(),
                 to_string(kernel.tile).c_str(), kernel.tile_source.c_str(), Kokkos::DefaultExecutionSpace::name());
-    std::printf("wavefd run: %d rank(s) as %s, transport %s, overlap %s; MPI %s (GPU-aware: %s)%s%s\n", ranks,
-                to_string(spec.parallel.rank_grid).c_str(), dist.transport.c_str(), spec.parallel.overlap ? "on" : "off",
+    std::printf("wavefd run: %d rank(s) as %s, transport %s, %s; MPI %s (GPU-aware: %s)%s%s\n", ranks,
+                to_string(spec.parallel.rank_grid).c_str(), dist.transport.c_str(),
+                by_kernel ? "ghosts written by the kernel" : spec.parallel.overlap ? "overlap on" : "overlap off",
                 mpi_library().c_str(), mpi_gpu_aware().c_str(), nccl_version().empty() ? "" : ", NCCL ",
                 nccl_version().c_str());
     std::fflush(stdout);
@@ -272,7 +277,8 @@ int RunCommand::execute() {
                                {"tile", to_string(kernel.tile)}, {"tile_source", kernel.tile_source},
                                {"steps", c.steps}, {"init", c.init}}},
                    {"parallel", {{"ranks", spec.parallel.rank_grid}, {"transport", dist.transport},
-                                 {"overlap", spec.parallel.overlap}, {"gpu_aware", mpi_gpu_aware()},
+                                 {"overlap", spec.parallel.overlap},
+                                 {"ghost_fill", by_kernel ? "kernel" : "separate"}, {"gpu_aware", mpi_gpu_aware()},
                                  {"nccl", nccl_version()}}}};
     j["provenance"] = provenance_json(dist);
     j["kokkos"] = execution_json();

@@ -23,6 +23,7 @@ VariantTiming time_in(const Stencil& s, const Variant& v, const Tile& tile, cons
     return st;
   };
   VariantTiming t;
+  t.ghosts_by_kernel = engine.ghosts_by_kernel();
   t.kernel = per_step(time_repeated([&] { for (int i = 0; i < steps; ++i) engine.update_interior(); }, warmup, reps));
   engine.halo().reset_times();
   t.step = per_step(time_repeated([&] { engine.advance(steps); }, warmup, reps));

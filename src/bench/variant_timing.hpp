@@ -18,6 +18,7 @@ struct VariantTiming {
   // the shell update (the slabs that wait for the late ghosts).
   Stats halo, core, shell;
   HaloTimes phases;  // host seconds per step in each halo phase, over the timed full steps
+  bool ghosts_by_kernel = false;  // the full step's kernel wrote the ghosts (GhostFillMode::kernel)
 };
 
 // The exact-eigenmode check on this device, on every verification grid (verification_specs(),

@@ -93,6 +93,10 @@ void add_run_options(CLI::App& run, RunConfig& c) {
                  "Update the core of each subdomain while its ghosts are in flight: auto (on with several ranks) | "
                  "true | false")
       ->capture_default_str();
+  run.add_option("--parallel.ghost_fill", c.ghost_fill,
+                 "Who fills the ghosts of one rank: auto (kernel where possible) | kernel (the kernel also stores "
+                 "each point's periodic/rigid images) | separate (a fill pass before each step)")
+      ->capture_default_str();
   run.add_option("--parallel.gpu_aware", c.gpu_aware,
                  "Whether MPI takes device pointers: auto (ask the library) | yes | no")
       ->capture_default_str();

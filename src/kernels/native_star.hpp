@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "wavefd/ghost_images.hpp"
+
 namespace wavefd::native {
 
 inline constexpr int kMaxStarRadius = 8;
@@ -23,6 +25,7 @@ struct StarArgs {
   int rows = 0;             // tile height in rows (one per thread row; 0: the kernel's default)
   int z_chunk = 0;          // planes per block along z (0: automatic)
   void* stream = nullptr;   // cudaStream_t / hipStream_t
+  GhostImages images{};     // when active, every updated point is also stored into its ghost images
 };
 
 // Whether 16-byte vector loads and stores are aligned on every row of the box: box start and row

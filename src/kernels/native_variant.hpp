@@ -26,6 +26,7 @@ native::StarArgs<T> native_star_args(const TwoStepArgs<T>& a, const Box& box, vo
   n.rows = a.tile.y;
   n.z_chunk = a.tile.z;
   n.stream = stream;
+  n.images = a.images;
   return n;
 }
 

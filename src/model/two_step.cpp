@@ -16,6 +16,31 @@ void check_courant(const Stencil& s, double courant) {
                 s.name + "; accepted: 0 < courant <= " + limit);
 }
 
+std::string_view to_string(GhostFillMode m) {
+  switch (m) {
+    case GhostFillMode::automatic: return "auto";
+    case GhostFillMode::kernel: return "kernel";
+    case GhostFillMode::separate: return "separate";
+  }
+  return "?";
+}
+
+GhostFillMode parse_ghost_fill(std::string_view name, const std::string& what) {
+  if (name == "auto") return GhostFillMode::automatic;
+  if (name == "kernel") return GhostFillMode::kernel;
+  if (name == "separate") return GhostFillMode::separate;
+  throw Error(what + " = '" + std::string(name) + "' is unknown; accepted: auto, kernel, separate");
+}
+
+bool ghosts_by_kernel(GhostFillMode mode, Transport t, const Variant& v) {
+  const bool possible = t == Transport::local && v.writes_ghost_images();
+  if (mode == GhostFillMode::kernel && !possible)
+    throw Error("parallel.ghost_fill = kernel needs transport local (one rank) and a variant that writes ghost "
+                "images (not '" + v.name() + "' with transport " + std::string(to_string(t)) +
+                "); accepted here: auto, separate");
+  return possible && mode != GhostFillMode::separate;
+}
+
 namespace {
 
 // The interior less `w[a]` layers next to the faces of each late axis a, and the slabs around it,
@@ -61,8 +86,20 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
   spec_.domain.offset = sub_.offset;
   layout_ = make_layout(spec_.domain.local, s.radius, spec.pad_rows, sizeof(T));
 
+  kernel_images_ = wavefd::ghosts_by_kernel(par.ghost_fill, par.transport, v) && s.radius > 0;
+  if (kernel_images_) {
+    images_.active = true;
+    images_.h = layout_.halo;
+    for (int a = 0; a < 3; ++a) {
+      images_.n[a] = int(layout_.n[a]);
+      images_.face[a][0] = images_.face[a][1] =
+          spec.boundary == Boundary::periodic ? GhostImages::wrap : GhostImages::reflect;
+    }
+    images_.origin = layout_.origin, images_.sy = layout_.sy, images_.sz = layout_.sz;
+  }
+
   // With overlap on a GPU the halo gets its own instance (stream), so that it runs beside the core.
-  separate_instances_ = par.overlap && !kHostBuild;
+  separate_instances_ = par.overlap && !kHostBuild && !kernel_images_;
   halo_exec_ = separate_instances_ ? Kokkos::Experimental::partition_space(compute_, 1)[0] : compute_;
 
   weights_ = make_device_stencil<T>(s, spec.courant, layout_);
@@ -91,8 +128,15 @@ TwoStepArgs<T> TwoStep<T>::args() const {
 
 template <class T>
 void TwoStep<T>::step() {
-  const TwoStepArgs<T> a = args();
-  if (!spec_.parallel.overlap) {
+  TwoStepArgs<T> a = args();
+  if (kernel_images_) {
+    if (!ghosts_current_) {  // first step, or the fields were written from outside
+      for (Field<T>* f : {&u_, &u_prev_}) halo_->start(*f), halo_->finish(*f);  // u-: its wall nodes
+      ghosts_current_ = true;
+    }
+    a.images = images_;
+    variant_->apply(a, layout_.interior());
+  } else if (!spec_.parallel.overlap) {
     halo_->start(u_);
     halo_->finish(u_);
     variant_->apply(a, layout_.interior());
@@ -114,6 +158,7 @@ void TwoStep<T>::update_interior() {
   variant_->apply(args(), layout_.interior());
   std::swap(u_, u_prev_);
   ++steps_;
+  ghosts_current_ = false;  // u+ got no ghost images
 }
 
 template class TwoStep<float>;

@@ -63,7 +63,7 @@ template <class T, int R, int BX, int BY, int V>
 __global__ void __launch_bounds__(BX * BY, 1)
     star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, std::int64_t sy, std::int64_t sz,
                        std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2,
-                       int z_chunk, Coeffs<T, R> k) {
+                       int z_chunk, Coeffs<T, R> k, const GhostImages images) {
   // x halo: R rounded up to whole vectors on each side, so that every read is an aligned vector.
   constexpr int TX = BX * V;               // tile width in points
   constexpr int XL = (R + V - 1) / V * V;  // halo points read left (and right) of a thread's vector
@@ -126,6 +126,7 @@ __global__ void __launch_bounds__(BX * BY, 1)
           out[v] += k.c[m] * ((row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]));
       }
       store<T, V>(u_prev + base + zoff, out);
+      images.template store<typename Vec<T, V>::type>(u_prev, x, y, z, out);
     }
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j)
@@ -156,7 +157,7 @@ void launch(const native::StarArgs<T>& a) {
   Coeffs<T, R> k;
   for (int m = 0; m <= R; ++m) k.c[m] = a.c[m];
   star_stream_kernel<T, R, BX, BY, V><<<grid, block, 0, static_cast<cudaStream_t>(a.stream)>>>(
-      a.u, a.u_prev, a.sy, a.sz, a.origin, a.lo[0], a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k);
+      a.u, a.u_prev, a.sy, a.sz, a.origin, a.lo[0], a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k, a.images);
   check(cudaGetLastError(), "launch");
 }
 

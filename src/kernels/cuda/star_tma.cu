@@ -222,7 +222,10 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
                                  (w[R - m][v] + w[R + m][v]));
     }
     release(centre);
-    if (active) store_global<T, V>(u_prev + p, out);
+    if (active) {
+      store_global<T, V>(u_prev + p, out);
+      a.images.template store<typename Vec<T, V>::type>(u_prev, x, y, zb + k, out);
+    }
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j)
 #pragma unroll

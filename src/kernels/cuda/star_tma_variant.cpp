@@ -15,6 +15,7 @@ class CudaStarTma final : public NativeStarVariant<CudaStarTma> {
   static constexpr std::array<int, 2> kRows{16, 8};  // tile heights compiled in (the first is the default)
 
   std::string name() const override { return "cuda-star-tma"; }
+  bool writes_ghost_images() const override { return true; }
   std::string description() const override {
     return "native CUDA, star M=1..8: 2.5-D z streaming; each plane of a 128-byte x 16-row tile with its halo, "
            "and of u-, copied to a shared-memory ring by the tensor memory accelerator, mbarrier-paced (sm_90+)";

@@ -17,6 +17,7 @@ struct StarUpdate {
   Kokkos::View<T*> u_prev;
   Kokkos::Array<T, M + 1> c;  // c[0] centre, c[m] the weight at distance m on every axis
   Layout l;
+  GhostImages images;
 
   KOKKOS_INLINE_FUNCTION void operator()(index_t i, index_t j, index_t k) const {
     const index_t p = l.at(i, j, k);
@@ -27,6 +28,7 @@ struct StarUpdate {
                      (u(p - m * sz) + u(p + m * sz)));
     }
     u_prev(p) = acc;
+    images.store(u_prev.data(), int(i), int(j), int(k), acc);
   }
 };
 
@@ -40,11 +42,12 @@ class MdrangeStar final : public BoxTiled<RadiusVariantFor<MdrangeStar, kMaxRadi
   bool supports(const Stencil& s, Precision) const override {
     return star_within_radius(s);
   }
+  bool writes_ghost_images() const override { return true; }
 
   // Called by RadiusVariantFor::run with the radius as a template argument.
   template <class T, int M>
   void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
-    StarUpdate<T, M> f{a.u, a.u_prev, {}, a.layout};
+    StarUpdate<T, M> f{a.u, a.u_prev, {}, a.layout, a.images};
     const std::vector<T> c = star_axis_weights(*a.weights);
     for (int m = 0; m <= M; ++m) f.c[m] = c[m];
     Kokkos::parallel_for("wavefd::mdrange_star", box_policy(a.exec, box, a.tile), f);

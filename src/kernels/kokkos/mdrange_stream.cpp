@@ -40,6 +40,7 @@ struct StreamStar {
   Layout l;
   Box box;
   index_t z_chunk;
+  GhostImages images;
 
   KOKKOS_FORCEINLINE_FUNCTION static P load(const T* p) { return *reinterpret_cast<const P*>(p); }
 
@@ -76,6 +77,7 @@ struct StreamStar {
                               (w[R - m].v[v] + w[R + m].v[v]));
       }
       *reinterpret_cast<P*>(u_prev + p) = out;
+      images.template store<P>(u_prev, int(box.lo[0] + pack * V), int(j), int(z), out.v);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }
   }
@@ -112,6 +114,7 @@ class MdrangeStream final : public RadiusVariantFor<MdrangeStream, kMaxRadius> {
   bool supports(const Stencil& s, Precision) const override {
     return star_within_radius(s);
   }
+  bool writes_ghost_images() const override { return true; }
 
   // Tile: x packs by y rows per block (at most the 128 threads of the launch bound on GPUs), z
   // planes per chunk.
@@ -147,7 +150,7 @@ class MdrangeStream final : public RadiusVariantFor<MdrangeStream, kMaxRadius> {
  private:
   template <class T, int R, int V, int Depth, int MinBlocks>
   static void launch(const TwoStepArgs<T>& a, const Box& box) {
-    StreamStar<T, R, V, Depth> f{a.u.data(), a.u_prev.data(), {}, a.layout, box, 0};
+    StreamStar<T, R, V, Depth> f{a.u.data(), a.u_prev.data(), {}, a.layout, box, 0, a.images};
     const std::vector<T> c = star_axis_weights(*a.weights);
     for (int m = 0; m <= R; ++m) f.c[m] = c[m];
     const auto cs = column_streams<StreamPolicy<MinBlocks>>(a.exec, box, R, V, a.tile);

@@ -1,0 +1,138 @@
+// Ghosts written by the kernel (parallel.ghost_fill = kernel) against the separate fill pass:
+// after every step the whole array, ghosts and padding included, has the same bits.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "wavefd/two_step.hpp"
+#include "pseudo_random.hpp"
+
+namespace wavefd {
+namespace {
+
+// Interior from datum(), everything else (ghosts, padding) NaN: a ghost the kernel should have
+// written but did not stays NaN and poisons the next step.
+template <class T>
+void fill(TwoStep<T>& e) {
+  const Layout l = e.layout();
+  int seed = 1;
+  for (Field<T>* f : {&e.u(), &e.u_prev()}) {
+    auto h = Kokkos::create_mirror_view(f->data);
+    for (index_t q = 0; q < l.alloc; ++q) h(q) = std::numeric_limits<T>::quiet_NaN();
+    for (index_t k = 0; k < l.n[2]; ++k)
+      for (index_t j = 0; j < l.n[1]; ++j)
+        for (index_t i = 0; i < l.n[0]; ++i) h(l.at(i, j, k)) = T(datum(i, j, k, seed));
+    Kokkos::deep_copy(f->data, h);
+    ++seed;
+  }
+}
+
+template <class T>
+std::vector<unsigned char> bytes(const Field<T>& f) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.data);
+  std::vector<unsigned char> b(h.size() * sizeof(T));
+  std::memcpy(b.data(), h.data(), b.size());
+  return b;
+}
+
+// Runs `steps` steps with the kernel writing the ghosts and with the separate fill, and compares
+// u (ghosts of the separate run filled afterwards, as its next step would) after each step.
+template <class T>
+void check(const Stencil& s, const Variant& v, Boundary b, const Index3& n, int steps = 3) {
+  SchemeSpec spec;
+  spec.domain = Domain::single(n);
+  spec.boundary = b;
+  spec.courant = 0.5 * s.max_courant;
+  spec.parallel.ghost_fill = GhostFillMode::kernel;
+  TwoStep<T> by_kernel(s, spec, v);
+  spec.parallel.ghost_fill = GhostFillMode::separate;
+  TwoStep<T> separate(s, spec, v);
+  ASSERT_TRUE(by_kernel.ghosts_by_kernel());
+  ASSERT_FALSE(separate.ghosts_by_kernel());
+  fill(by_kernel), fill(separate);
+  for (int step = 1; step <= steps; ++step) {
+    by_kernel.step();
+    separate.step();
+    Field<T>& u = separate.u();
+    separate.halo().start(u), separate.halo().finish(u);
+    const auto a = bytes(std::as_const(by_kernel).u()), e = bytes(std::as_const(separate).u());
+    ASSERT_EQ(a.size(), e.size());
+    long differ = 0;
+    for (std::size_t q = 0; q < a.size(); q += sizeof(T)) differ += std::memcmp(&a[q], &e[q], sizeof(T)) != 0;
+    ASSERT_EQ(differ, 0) << v.name() << ", " << s.name << ", " << to_string(b) << ", " << n[0] << "x" << n[1]
+                         << "x" << n[2] << ", " << sizeof(T) * 8 << "-bit, step " << step;
+  }
+}
+
+std::vector<const Variant*> image_writers() {
+  std::vector<const Variant*> list;
+  for (const auto& v : variants())
+    if (v->writes_ghost_images()) list.push_back(v.get());
+  return list;
+}
+
+// Grids: wide (a core far from every face), one axis narrower than twice the halo (points with
+// images on both sides), and every axis exactly the halo.
+std::vector<Index3> grids(int radius) {
+  const index_t r = radius;
+  return {{40, 13, 11}, {2 * r - 1 > r ? 2 * r - 1 : r, 17, 2 * r + 3}, {r, r, r}};
+}
+
+TEST(GhostImages, KernelWritesWhatTheFillWould) {
+  ASSERT_FALSE(image_writers().empty());
+  int checked = 0;
+  for (const Variant* v : image_writers())
+    for (const Stencil& s : {make_star(1), make_star(4), make_compact(3), make_box({2, 2, 2})}) {
+      if (!v->supports(s, Precision::f64)) continue;
+      for (Boundary b : {Boundary::periodic, Boundary::rigid})
+        for (const Index3& n : grids(s.radius)) {
+          check<double>(s, *v, b, n);
+          check<float>(s, *v, b, n);
+          ++checked;
+        }
+    }
+  EXPECT_GE(checked, 6 * 3);  // star-1 and star-4 on every writer, compact and box on mdrange-general
+}
+
+TEST(GhostImages, WritingTheFieldRefillsTheGhosts) {
+  // After u() is written from outside, the next step fills the ghosts again instead of trusting
+  // the images the last kernel stored.
+  const Stencil s = make_star(2);
+  const Variant& v = select_variant("mdrange-star", s, Precision::f64);
+  SchemeSpec spec;
+  spec.domain = Domain::single({12, 10, 9});
+  spec.courant = 0.5 * s.max_courant;
+  TwoStep<double> by_kernel(s, spec, v);
+  spec.parallel.ghost_fill = GhostFillMode::separate;
+  TwoStep<double> separate(s, spec, v);
+  fill(by_kernel), fill(separate);
+  by_kernel.step(), separate.step();
+  fill(by_kernel), fill(separate);  // new data, ghosts NaN again
+  by_kernel.step(), separate.step();
+  separate.halo().start(separate.u()), separate.halo().finish(separate.u());
+  EXPECT_EQ(bytes(std::as_const(by_kernel).u()), bytes(std::as_const(separate).u()));
+}
+
+TEST(GhostImages, KernelModeRefusedWhereItCannotApply) {
+  const Stencil s = make_star(2);
+  SchemeSpec spec;
+  spec.domain = Domain::single({12, 10, 9});
+  spec.courant = 0.5 * s.max_courant;
+  spec.parallel.ghost_fill = GhostFillMode::kernel;
+  for (const auto& v : variants()) {
+    if (!v->supports(s, Precision::f64)) continue;
+    if (v->writes_ghost_images())
+      EXPECT_NO_THROW(TwoStep<double>(s, spec, *v));
+    else
+      EXPECT_THROW(TwoStep<double>(s, spec, *v), Error) << v->name();
+  }
+  EXPECT_THROW(parse_ghost_fill("fill"), Error);
+  EXPECT_EQ(parse_ghost_fill("auto"), GhostFillMode::automatic);
+}
+
+}  // namespace
+}  // namespace wavefd

@@ -56,32 +56,100 @@ struct GhostImages {
           if (i + j + k > 0) store(origin + cx[i] + cy[j] * sy + cz[k] * sz, sx[i] * sy_[j] * sz_[k]);
   }
 
-  // Stores the images of V consecutive points from x (values `value`) into `f`. When no point of
-  // the run has an x image, each image is again V consecutive points, stored as one run (one
-  // vector store when `Vector`, a V-wide aligned type, is given).
+  // The x and y images of V consecutive points from (x, y), which a streaming kernel keeps for
+  // every plane it updates (found once, before its z loop): where a thread must store an image,
+  // that costs a few instructions per plane. Only the threads near a face do that, and those at
+  // the x faces share warps with threads that do not, so a long path there would hold up every
+  // warp on those block columns (measured: up to 2.5x slower steps).
+  template <int V>
+  struct Column {
+    bool general = false;               // an axis is narrower than 2h: for_each() per point
+    bool any = false;                   // an x or y image exists
+    unsigned x_has = 0, x_neg = 0;      // per point (bit v): has an x image; its sign is -1
+    int x_to[V] = {};                   // x image coordinate minus the point's
+    bool y_has = false, y_neg = false;
+    int y_to = 0;
+  };
+
+  // The one image of v along `axis`, on an axis of at least 2h points whose two faces fill alike
+  // (then v is near one face at most): false when v has none.
+  WAVEFD_HOST_DEVICE bool image_of(int axis, int v, int& to, bool& negative) const {
+    const int m = n[axis];
+    const bool reflecting = face[axis][0] == reflect;
+    negative = reflecting;
+    if (v < h && face[axis][0] != keep) return reflecting ? (to = -2 - v, v <= h - 2) : (to = v + m, true);
+    if (v >= m - h && face[axis][1] != keep) return reflecting ? (to = 2 * m - v, v >= m - h + 1) : (to = v - m, true);
+    return false;
+  }
+
+  template <int V>
+  WAVEFD_HOST_DEVICE Column<V> column(int x, int y) const {
+    Column<V> c;
+    if (!active) return c;
+    for (int a = 0; a < 3; ++a)  // a point may have two images on this axis: the general path
+      if (n[a] < 2 * h || face[a][0] != face[a][1]) {
+        c.general = c.any = true;
+        return c;
+      }
+    for (int v = 0; v < V; ++v) {
+      int to = 0;
+      bool negative = false;
+      if (image_of(0, x + v, to, negative)) {
+        c.x_has |= 1u << v;
+        if (negative) c.x_neg |= 1u << v;
+        c.x_to[v] = to - (x + v);
+      }
+    }
+    int to = 0;
+    if (image_of(1, y, to, c.y_neg)) c.y_has = true, c.y_to = to - y;
+    c.any = c.x_has || c.y_has;
+    return c;
+  }
+
+  // Stores the images of V consecutive points from (x, y, z) at flat index p, with values
+  // `value`, into `f`; `c` = column<V>(x, y). The images that keep x are again V consecutive
+  // points, stored as one run (one vector store when `Vector`, a V-wide aligned type, is given).
   template <class Vector = void, class T, int V>
-  WAVEFD_HOST_DEVICE void store(T* f, int x, int y, int z, const T (&value)[V]) const {
-    if (!near(x, y, z, V)) return;
-    if (x >= h && x + V <= n[0] - h) {
-      for_each(x, y, z, [&](std::int64_t q, int sign) {
+  WAVEFD_HOST_DEVICE void store(T* f, const Column<V>& c, int x, int y, int z, std::int64_t p,
+                                const T (&value)[V]) const {
+    const bool z_near = active && (z < h || z >= n[2] - h);
+    if (!c.any && !z_near) return;
+    if (c.general) {
+      for (int v = 0; v < V; ++v)
+        for_each(x + v, y, z, [&](std::int64_t q, int sign) { f[q] = T(sign) * value[v]; });
+      return;
+    }
+    int z_to = 0;
+    bool z_neg = false;
+    const bool z_has = z_near && image_of(2, z, z_to, z_neg);
+    const std::int64_t z_off = z_has ? std::int64_t(z_to - z) * sz : 0;
+    for (int yz = 0; yz < 4; ++yz) {  // no image, the y image, the z image, both
+      if (((yz & 1) && !c.y_has) || ((yz & 2) && !z_has)) continue;
+      const std::int64_t q = p + ((yz & 1) ? std::int64_t(c.y_to) * sy : 0) + ((yz & 2) ? z_off : 0);
+      const bool neg = ((yz & 1) && c.y_neg) != ((yz & 2) && z_neg);
+      if (yz != 0) {
+        const T s = neg ? T(-1) : T(1);
         if constexpr (!std::is_void_v<Vector>) {
           static_assert(sizeof(Vector) == sizeof(T) * V, "Vector holds the V points");
           Vector w;
           T* d = reinterpret_cast<T*>(&w);
-          for (int v = 0; v < V; ++v) d[v] = T(sign) * value[v];
+          for (int v = 0; v < V; ++v) d[v] = s * value[v];
           *reinterpret_cast<Vector*>(f + q) = w;
         } else {
-          for (int v = 0; v < V; ++v) f[q + v] = T(sign) * value[v];
+          for (int v = 0; v < V; ++v) f[q + v] = s * value[v];
         }
-      });
-      return;
+      }
+      if (c.x_has)
+        for (int v = 0; v < V; ++v)
+          if (c.x_has >> v & 1) f[q + v + c.x_to[v]] = (neg != bool(c.x_neg >> v & 1) ? T(-1) : T(1)) * value[v];
     }
-    for (int v = 0; v < V; ++v)
-      for_each(x + v, y, z, [&](std::int64_t q, int sign) { f[q] = T(sign) * value[v]; });
   }
+  // One point at flat index p (kernels that update points one by one).
   template <class T>
-  WAVEFD_HOST_DEVICE void store(T* f, int x, int y, int z, T value) const {
-    if (near(x, y, z)) for_each(x, y, z, [&](std::int64_t q, int sign) { f[q] = T(sign) * value; });
+  WAVEFD_HOST_DEVICE void store(T* f, int x, int y, int z, std::int64_t p, T value) const {
+    if (!near(x, y, z)) return;
+    const T one[1] = {value};
+    store(f, column<1>(x, y), x, y, z, p, one);
   }
 };
 

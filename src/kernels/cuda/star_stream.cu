@@ -82,6 +82,7 @@ __global__ void __launch_bounds__(BX * BY, 1)
   T w[2 * R + 1][V];
   T lead[V], prev[V];
   const std::int64_t base = origin + x + std::int64_t(y) * sy;
+  const auto img = images.template column<V>(x, y);
   if (active && zb < ze) {
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j) load<T, V>(u + base + std::int64_t(zb - R + j) * sz, w[j]);
@@ -126,7 +127,7 @@ __global__ void __launch_bounds__(BX * BY, 1)
           out[v] += k.c[m] * ((row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]));
       }
       store<T, V>(u_prev + base + zoff, out);
-      images.template store<typename Vec<T, V>::type>(u_prev, x, y, z, out);
+      images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, z, base + zoff, out);
     }
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j)

@@ -165,6 +165,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   const bool active = x < a.hi[0] && y < a.hi[1];
   const std::int64_t col = a.origin + x + std::int64_t(y) * sy;
   const int own = (warp + R) * S::RowLen + S::XL + lane * V;  // this thread's points in a slot
+  const auto img = a.images.template column<V>(x, y);
   auto arrived = [&](int t) { mbar_wait(&full[t % S::Slots], (t / S::Slots) & 1); };
   auto release = [&](int t) {
     __syncwarp();
@@ -224,7 +225,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     release(centre);
     if (active) {
       store_global<T, V>(u_prev + p, out);
-      a.images.template store<typename Vec<T, V>::type>(u_prev, x, y, zb + k, out);
+      a.images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, zb + k, p, out);
     }
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j)

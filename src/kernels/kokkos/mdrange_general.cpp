@@ -20,7 +20,7 @@ struct GeneralUpdate {
     T acc = -u_prev(c);
     for (int s = 0; s < K; ++s) acc += gamma(s) * u(c + offset(s));
     u_prev(c) = acc;
-    images.store(u_prev.data(), int(i), int(j), int(k), acc);
+    images.store(u_prev.data(), int(i), int(j), int(k), c, acc);
   }
 };
 

@@ -28,7 +28,7 @@ struct StarUpdate {
                      (u(p - m * sz) + u(p + m * sz)));
     }
     u_prev(p) = acc;
-    images.store(u_prev.data(), int(i), int(j), int(k), acc);
+    images.store(u_prev.data(), int(i), int(j), int(k), p, acc);
   }
 };
 

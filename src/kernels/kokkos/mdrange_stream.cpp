@@ -48,6 +48,8 @@ struct StreamStar {
     const index_t zb = box.lo[2] + chunk * z_chunk;
     const index_t ze = zb + z_chunk < box.hi[2] ? zb + z_chunk : box.hi[2];
     const index_t col = l.at(box.lo[0] + pack * V, j, 0), sy = l.sy, sz = l.sz;
+    const int x = int(box.lo[0] + pack * V);
+    const auto img = images.template column<V>(x, int(j));
     P w[2 * R + 1];  // w[k] = u(x.., j, z - R + k)
     for (int k = 0; k < 2 * R; ++k) w[k] = load(u + col + (zb - R + k) * sz);
     P lead[Depth], prev[Depth];  // loaded Depth planes ahead: u(z + R + d) and u-(z + d)
@@ -77,7 +79,7 @@ struct StreamStar {
                               (w[R - m].v[v] + w[R + m].v[v]));
       }
       *reinterpret_cast<P*>(u_prev + p) = out;
-      images.template store<P>(u_prev, int(box.lo[0] + pack * V), int(j), int(z), out.v);
+      images.template store<P>(u_prev, img, x, int(j), int(z), p, out.v);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }
   }

@@ -67,6 +67,7 @@ struct GhostImages {
     bool any = false;                   // an x or y image exists
     unsigned x_has = 0, x_neg = 0;      // per point (bit v): has an x image; its sign is -1
     int x_to[V] = {};                   // x image coordinate minus the point's
+    bool x_run = false;                 // all V images are again V consecutive points (wrap)
     bool y_has = false, y_neg = false;
     int y_to = 0;
   };
@@ -100,6 +101,8 @@ struct GhostImages {
         c.x_to[v] = to - (x + v);
       }
     }
+    c.x_run = c.x_has == (1u << V) - 1 && c.x_neg == 0 && c.x_to[0] % V == 0;  // % V: stays aligned
+    for (int v = 1; v < V; ++v) c.x_run = c.x_run && c.x_to[v] == c.x_to[0];
     int to = 0;
     if (image_of(1, y, to, c.y_neg)) c.y_has = true, c.y_to = to - y;
     c.any = c.x_has || c.y_has;
@@ -127,23 +130,31 @@ struct GhostImages {
       if (((yz & 1) && !c.y_has) || ((yz & 2) && !z_has)) continue;
       const std::int64_t q = p + ((yz & 1) ? std::int64_t(c.y_to) * sy : 0) + ((yz & 2) ? z_off : 0);
       const bool neg = ((yz & 1) && c.y_neg) != ((yz & 2) && z_neg);
-      if (yz != 0) {
-        const T s = neg ? T(-1) : T(1);
-        if constexpr (!std::is_void_v<Vector>) {
-          static_assert(sizeof(Vector) == sizeof(T) * V, "Vector holds the V points");
-          Vector w;
-          T* d = reinterpret_cast<T*>(&w);
-          for (int v = 0; v < V; ++v) d[v] = s * value[v];
-          *reinterpret_cast<Vector*>(f + q) = w;
-        } else {
-          for (int v = 0; v < V; ++v) f[q + v] = s * value[v];
-        }
-      }
-      if (c.x_has)
+      const T s = neg ? T(-1) : T(1);
+      if (yz != 0) store_run<Vector>(f + q, s, value);
+      if (c.x_run) {
+        store_run<Vector>(f + q + c.x_to[0], s, value);  // a wrapped run: one vector store
+      } else if (c.x_has) {
         for (int v = 0; v < V; ++v)
           if (c.x_has >> v & 1) f[q + v + c.x_to[v]] = (neg != bool(c.x_neg >> v & 1) ? T(-1) : T(1)) * value[v];
+      }
     }
   }
+
+  // s * value[0..V) into f[0..V), as one store of `Vector` when given.
+  template <class Vector, class T, int V>
+  WAVEFD_HOST_DEVICE static void store_run(T* f, T s, const T (&value)[V]) {
+    if constexpr (!std::is_void_v<Vector>) {
+      static_assert(sizeof(Vector) == sizeof(T) * V, "Vector holds the V points");
+      Vector w;
+      T* d = reinterpret_cast<T*>(&w);
+      for (int v = 0; v < V; ++v) d[v] = s * value[v];
+      *reinterpret_cast<Vector*>(f) = w;
+    } else {
+      for (int v = 0; v < V; ++v) f[v] = s * value[v];
+    }
+  }
+
   // One point at flat index p (kernels that update points one by one).
   template <class T>
   WAVEFD_HOST_DEVICE void store(T* f, int x, int y, int z, std::int64_t p, T value) const {

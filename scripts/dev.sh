@@ -4,7 +4,8 @@
 #   scripts/dev.sh quickstart   build (openmp preset) and run inputs/quickstart.toml
 #   scripts/dev.sh test         build and test the openmp and serial-kk configurations, and
 #                               compile the native CUDA (sm_80/sm_90) and HIP (gfx90a/gfx942)
-#                               sources where nvcc / hipcc (or the dev root) exist
+#                               sources where nvcc / hipcc (or the dev root) exist, and the GPU
+#                               transports' CUDA/NCCL/MPI calls (linked) where nvcc and NCCL exist
 #   scripts/dev.sh build PRESET build one preset
 #   scripts/dev.sh shell        a shell inside the development root
 #
@@ -40,10 +41,12 @@ case "$cmd" in
       OMP_PROC_BIND=${OMP_PROC_BIND:-false} "build/$preset/wavefd" run inputs/quickstart.toml "$@"
     else in_env "$0" quickstart "$@"; fi ;;
   test)
-    # Native GPU sources first: compile-only with the host's nvcc (required when WAVEFD_REQUIRE_NVCC=1).
+    # Native GPU sources and GPU transports first: compile-only with the host's nvcc (required
+    # when WAVEFD_REQUIRE_NVCC=1).
     if [ "${WAVEFD_IN_DEVROOT:-}" != 1 ]; then
       if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || [ "${WAVEFD_REQUIRE_NVCC:-}" = 1 ]; then
         scripts/check_gpu_sources.sh
+        scripts/check_gpu_transports.sh
       else echo "== no nvcc on this machine: native CUDA sources not compile-checked"; fi
     fi
     if [ "${WAVEFD_IN_DEVROOT:-}" = 1 ] || own_kokkos; then

@@ -10,7 +10,7 @@ namespace {
 template <class T>
 class MpiGpuHalo final : public ExchangeHalo<T> {
  public:
-  explicit MpiGpuHalo(const HaloSpec& spec) : ExchangeHalo<T>(spec), messages_(this->plan_) {}
+  explicit MpiGpuHalo(const HaloSpec& spec) : ExchangeHalo<T>(spec), messages_(this->plan_.messages) {}
   std::string name() const override { return "mpi-gpu"; }
 
  protected:

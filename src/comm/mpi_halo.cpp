@@ -16,7 +16,7 @@ template <class T>
 class MpiHalo final : public ExchangeHalo<T> {
  public:
   explicit MpiHalo(const HaloSpec& spec)
-      : ExchangeHalo<T>(spec), messages_(this->plan_) {
+      : ExchangeHalo<T>(spec), messages_(this->plan_.messages) {
     if constexpr (kStaged) {
       host_send_ = HostBuffer(Kokkos::view_alloc("wavefd::halo_send_host", Kokkos::WithoutInitializing),
                               this->plan_.send_count);

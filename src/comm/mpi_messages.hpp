@@ -1,12 +1,18 @@
 #pragma once
 // Posting and completing the messages of an exchange plan with MPI point-to-point calls, on
-// whatever buffers the transport hands over (pinned host for `mpi`, device for `mpi-gpu`).
+// whatever buffers the transport hands over (pinned host for `mpi`, device for `mpi-gpu`), and
+// asking the MPI library whether it takes device buffers. Plain C++ (no Kokkos): CI compiles it
+// with nvcc and links it with libcudart and MPI (scripts/check_gpu_transports.sh).
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
 
 #include <cstdio>
+#include <string>
 #include <vector>
 
-#include "comm/exchange_plan.hpp"
+#include "comm/ghost_message.hpp"
 
 namespace wavefd::comm {
 
@@ -26,22 +32,44 @@ inline void mpi_check(int rc, const char* call) {
   MPI_Abort(MPI_COMM_WORLD, 3);
 }
 
+// The device buffers a GPU build hands to MPI: CUDA (Kokkos::Cuda) or HIP (Kokkos::HIP).
+enum class DeviceBuffers { cuda, hip };
+
+// Whether the MPI library takes such buffers: "yes" or "no" from MPIX_Query_cuda_support /
+// MPIX_Query_rocm_support, "no" where Open MPI says at compile time that it was built without
+// CUDA, "unknown" where the library cannot tell.
+inline std::string mpi_takes(DeviceBuffers d) {
+  if (d == DeviceBuffers::cuda) {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    return MPIX_Query_cuda_support() ? "yes" : "no";
+#elif defined(OMPI_HAVE_MPI_EXT_CUDA)
+    return "no";
+#endif
+  } else {
+#if defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
+    return MPIX_Query_rocm_support() ? "yes" : "no";
+#endif
+  }
+  return "unknown";
+}
+
 template <class T>
 class MpiMessages {
  public:
-  explicit MpiMessages(const ExchangePlan& plan) : plan_(&plan), requests_(2 * plan.messages.size()) {}
+  explicit MpiMessages(const std::vector<GhostMessage>& messages)
+      : messages_(&messages), requests_(2 * messages.size()) {}
 
   // Receives first, so that eager sends find them posted.
   void post(const T* send, T* recv) {
-    const std::size_t m = plan_->messages.size();
+    const std::size_t m = messages_->size();
     for (std::size_t i = 0; i < m; ++i) {
-      const GhostMessage& g = plan_->messages[i];
+      const GhostMessage& g = (*messages_)[i];
       mpi_check(MPI_Irecv(recv + g.recv_at, int(g.recv.size()), mpi_type<T>(), g.peer, g.recv_tag, MPI_COMM_WORLD,
                           &requests_[i]),
                 "MPI_Irecv");
     }
     for (std::size_t i = 0; i < m; ++i) {
-      const GhostMessage& g = plan_->messages[i];
+      const GhostMessage& g = (*messages_)[i];
       mpi_check(MPI_Isend(send + g.send_at, int(g.send.size()), mpi_type<T>(), g.peer, g.send_tag, MPI_COMM_WORLD,
                           &requests_[m + i]),
                 "MPI_Isend");
@@ -50,7 +78,7 @@ class MpiMessages {
   void wait() { mpi_check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall"); }
 
  private:
-  const ExchangePlan* plan_;
+  const std::vector<GhostMessage>* messages_;
   std::vector<MPI_Request> requests_;
 };
 

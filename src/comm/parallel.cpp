@@ -7,9 +7,8 @@
 #include <vector>
 #ifdef WAVEFD_HAVE_MPI
 #include <mpi.h>
-#if __has_include(<mpi-ext.h>)
-#include <mpi-ext.h>
-#endif
+
+#include "comm/mpi_messages.hpp"
 #endif
 
 namespace wavefd {
@@ -101,12 +100,10 @@ std::string mpi_gpu_aware() {
   return "no (built without MPI)";
 #else
   if (kHostBuild) return "not needed";
-#if defined(KOKKOS_ENABLE_CUDA) && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
-  return MPIX_Query_cuda_support() ? "yes" : "no";
-#elif defined(KOKKOS_ENABLE_CUDA) && defined(OMPI_HAVE_MPI_EXT_CUDA)
-  return "no";  // Open MPI built without CUDA support says so at compile time
-#elif defined(KOKKOS_ENABLE_HIP) && defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
-  return MPIX_Query_rocm_support() ? "yes" : "no";
+#if defined(KOKKOS_ENABLE_CUDA)
+  return comm::mpi_takes(comm::DeviceBuffers::cuda);
+#elif defined(KOKKOS_ENABLE_HIP)
+  return comm::mpi_takes(comm::DeviceBuffers::hip);
 #else
   return "unknown";
 #endif

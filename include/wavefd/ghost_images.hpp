@@ -21,12 +21,17 @@ struct GhostImages {
   bool active = false;                   // false: store the point only
   int n[3] = {0, 0, 0};                  // interior points per axis (at least h each)
   int h = 0;                             // ghost layers
+  // Periodic x: images reach wx >= h points beyond the x faces, so that they fill whole 32-byte
+  // sectors where the rows have room (the points past h are padding, which nothing reads as data):
+  // a sector written in part costs DRAM more than a whole one.
+  int wx = 0;
   int face[3][2] = {};                   // [axis][low, high side]: what the ghosts beyond it hold
   std::int64_t origin = 0, sy = 0, sz = 0;  // flat index of (0,0,0), row and plane pitch
 
   // Whether any of the V points from x along a row may have an image (cheap early exit).
   WAVEFD_HOST_DEVICE bool near(int x, int y, int z, int V = 1) const {
-    return active && (x < h || x + V > n[0] - h || y < h || y >= n[1] - h || z < h || z >= n[2] - h);
+    const int hx = wx > h ? wx : h;
+    return active && (x < hx || x + V > n[0] - hx || y < h || y >= n[1] - h || z < h || z >= n[2] - h);
   }
 
   // Coordinates of v and of its images along `axis` (c[0] = v itself) with their signs; returns
@@ -77,9 +82,10 @@ struct GhostImages {
   WAVEFD_HOST_DEVICE bool image_of(int axis, int v, int& to, bool& negative) const {
     const int m = n[axis];
     const bool reflecting = face[axis][0] == reflect;
+    const int w = axis == 0 && !reflecting && wx > h ? wx : h;
     negative = reflecting;
-    if (v < h && face[axis][0] != keep) return reflecting ? (to = -2 - v, v <= h - 2) : (to = v + m, true);
-    if (v >= m - h && face[axis][1] != keep) return reflecting ? (to = 2 * m - v, v >= m - h + 1) : (to = v - m, true);
+    if (v < w && face[axis][0] != keep) return reflecting ? (to = -2 - v, v <= h - 2) : (to = v + m, true);
+    if (v >= m - w && face[axis][1] != keep) return reflecting ? (to = 2 * m - v, v >= m - h + 1) : (to = v - m, true);
     return false;
   }
 
@@ -88,7 +94,7 @@ struct GhostImages {
     Column<V> c;
     if (!active) return c;
     for (int a = 0; a < 3; ++a)  // a point may have two images on this axis: the general path
-      if (n[a] < 2 * h || face[a][0] != face[a][1]) {
+      if (n[a] < 2 * (a == 0 && wx > h ? wx : h) || face[a][0] != face[a][1]) {
         c.general = c.any = true;
         return c;
       }

@@ -96,6 +96,13 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
           spec.boundary == Boundary::periodic ? GhostImages::wrap : GhostImages::reflect;
     }
     images_.origin = layout_.origin, images_.sy = layout_.sy, images_.sz = layout_.sz;
+    // Periodic x images widened to whole 32-byte sectors where the row has room on both sides
+    // (x = 0 starts a 128-byte line, so the row holds `lead` points before it).
+    const int sector = int(32 / sizeof(T));
+    const int wx = (layout_.halo + sector - 1) / sector * sector;
+    const index_t lead = layout_.origin % layout_.sy;  // row start to x = 0
+    if (spec.boundary == Boundary::periodic && wx <= lead && layout_.n[0] + wx <= layout_.sy - lead)
+      images_.wx = wx;
   }
 
   // With overlap on a GPU the halo gets its own instance (stream), so that it runs beside the core.

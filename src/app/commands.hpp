@@ -74,6 +74,21 @@ struct TuneCommand : Command {
   int execute() override;
 };
 
+// `wavefd probe`: bandwidth and latency of halo-sized messages between neighbouring ranks.
+struct ProbeCommand : Command {
+  StencilConfig stencil;  // its radius is the halo width, which sizes the faces
+  std::vector<long long> n{128, 128, 128};
+  std::string boundary = "periodic";
+  std::string precision = "float";
+  std::string transports = "all";  // all (those available), or a list of mpi, mpi-gpu, nccl
+  int iters = 10, warmup = 1, reps = 5;
+  std::string json;
+  SplitOptions split;
+  explicit ProbeCommand(CLI::App& app);
+  bool needs_mpi() const override { return true; }
+  int execute() override;
+};
+
 struct StencilCommand : Command {
   StencilConfig stencil;
   bool print = false;

@@ -9,7 +9,8 @@
 // in a halo exchange. A pair exchanges one message each way through the transport's own Halo (pack,
 // transfer, unpack: what a step pays per message), built on a layout whose face holds the message;
 // an exchange takes as long as the slower rank of the pair. A periodic axis of one rank pairs the
-// rank with itself (self-exchange through the transport, both faces).
+// rank with itself (self-exchange through the transport: both faces, two messages each way).
+// Bandwidth counts the bytes one rank sends per exchange (per direction: both go at once).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -190,16 +191,19 @@ nlohmann::json assemble_pairs(const ProbeSetup& p, const std::vector<Round>& rou
       Index3 up{0, 0, 0};
       up[r.axis] = 1;
       const int upper = p.split.neighbour(s, up);
+      // A rank paired with itself sends both faces (two messages) per exchange; the others one.
+      const index_t messages = lower == upper ? 2 : 1;
       std::vector<double> bytes, seconds, gbs;
       for (std::size_t si = 0; si < p.sizes.size(); ++si) {
         const std::size_t at = ri * p.sizes.size() + si;
-        bytes.push_back(double(p.sizes[si] * index_t(element_bytes)));
+        bytes.push_back(double(messages * p.sizes[si] * index_t(element_bytes)));
         seconds.push_back(std::max(all[std::size_t(lower) * per_rank + at], all[std::size_t(upper) * per_rank + at]));
         gbs.push_back(bytes.back() / seconds.back() / 1e9);
       }
       const std::string link = lower == upper ? "self" : hosts[lower] == hosts[upper] ? "node" : "network";
       pairs.push_back({{"ranks", {lower, upper}}, {"axis", std::string(1, axis_name(r.axis))}, {"round", ri},
-                       {"link", link}, {"seconds", seconds}, {"gb_per_s", gbs}, {"latency_s", seconds.front()},
+                       {"link", link}, {"messages", messages}, {"seconds", seconds}, {"gb_per_s", gbs},
+                       {"latency_s", seconds.front()},
                        {"bandwidth_gb_per_s", gbs.back()}, {"fit", fit_link(bytes, seconds)}});
     }
   }
@@ -316,7 +320,8 @@ int ProbeCommand::execute() {
                   {"sizes_bytes", bytes}, {"iters", iters}, {"reps", reps}, {"warmup", warmup},
                   {"method", "pairs of neighbours in rounds (each rank in at most one pair per round, the pairs of a round "
                              "at once); per pair and size: one message each way through the transport's halo (pack, "
-                             "transfer, unpack), the slower rank's best repetition / iters; bandwidth per direction"}};
+                             "transfer, unpack), the slower rank's best repetition / iters; bandwidth = bytes one "
+                             "rank sends per exchange (one message, two for a rank paired with itself) / time"}};
   out["hosts"] = hosts;
   if (root) {
     std::printf("%s\n", provenance_line(Distribution{setup.split.rank_grid(), names}).c_str());

@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<VerifyCommand>(app));
   commands.push_back(std::make_unique<BenchCommand>(app));
   commands.push_back(std::make_unique<TuneCommand>(app));
+  commands.push_back(std::make_unique<ProbeCommand>(app));
   commands.push_back(std::make_unique<StencilCommand>(app));
   commands.push_back(std::make_unique<InfoCommand>(app));
 

@@ -1,11 +1,15 @@
 // `wavefd bench`: times the registered variants, at the tiles --tiles selects, each verified on the
 // device first, against the in-run copy bandwidth; or with --op the first-derivative operators.
+// Under mpirun the grid (--n) is split over the ranks (--ranks) as `run` splits it: the full step
+// includes the exchange, the parts are reported per rank (min/mean/max), and rank 0 prints and writes.
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 
 #include "app/commands.hpp"
 #include "bench/derivative.hpp"
 #include "bench/variant_timing.hpp"
+#include "io/rank_spread.hpp"
 #include "io/summary.hpp"
 #include "wavefd/measure.hpp"
 #include "wavefd/parallel.hpp"
@@ -36,12 +40,14 @@ BenchCommand::BenchCommand(CLI::App& app) {
   sub->add_option("--overlap", overlap, "Full step: update the core while the ghosts are filled: auto (as `run` on one rank: off) | true | false")
       ->capture_default_str();
   sub->add_option("--transport", transport,
-                  "Full step's halo: local (ghost fill), or mpi | mpi-gpu | nccl exchanging with this rank itself")
+                  "Full step's halo: auto (local on one rank), local (ghost fill), or mpi | mpi-gpu | nccl "
+                  "(on one rank: exchanging with itself)")
       ->capture_default_str();
   sub->add_option("--ghost-fill", ghost_fill,
                   "Full step with transport local: auto (as `run`) | kernel (the kernel stores the ghost images) | "
                   "separate (a fill pass before each update)")
       ->capture_default_str();
+  split.add_to(*sub);
 }
 
 namespace {
@@ -126,10 +132,11 @@ std::vector<BenchCase> plan_cases(const BenchCommand& b, const std::vector<Stenc
   return cases;
 }
 
-// Verifies, then times one case: a table row and a JSON case. Returns false when it fails the
-// verification (then it is not timed).
+// Verifies, then times one case: a table row (rank 0) and a JSON case. Returns false when it fails
+// the verification (then it is not timed). Collective: every rank runs every case.
 bool bench_case(const BenchCommand& b, const BenchCase& c, const ParallelSpec& par, double copy_gbs,
                 nlohmann::json& out) {
+  const bool root = world_rank() == 0;
   const Stencil& s = *c.stencil;
   const Variant& v = *c.variant;
   const Precision p = parse_precision(c.precision);
@@ -138,12 +145,15 @@ bool bench_case(const BenchCommand& b, const BenchCase& c, const ParallelSpec& p
   const std::string tile = to_string(c.tile);
   nlohmann::json row{{"stencil", s.name}, {"family", std::string(to_string(s.family))}, {"K", s.size()},
                      {"radius", s.radius}, {"variant", v.name()}, {"tile", tile}, {"precision", c.precision}};
-  // Refuse to time a kernel that does not reproduce the exact eigenmode on this device.
-  const EigenmodeResult check = verify_before_timing(s, v, c.tile, p, grid);
-  row["verification"] = {{"max_error", check.max_error}, {"tolerance", check.tolerance}, {"passed", check.passed()}};
-  if (!check.passed()) {
-    std::printf("%-16s %-16s %-10s %-7s %-6s  not timed: eigenmode error %.3e > tolerance %.3e\n", s.name.c_str(),
-                v.name().c_str(), tile.c_str(), c.precision.c_str(), "FAIL", check.max_error, check.tolerance);
+  // Refuse to time a kernel that does not reproduce the exact eigenmode on this device; the timed
+  // grid is checked split as it is timed. Every rank takes the same branch.
+  const EigenmodeResult check = verify_before_timing(s, v, c.tile, p, grid, par);
+  const bool passed = min_over_ranks(check.passed() ? 1 : 0) > 0;
+  row["verification"] = {{"max_error", check.max_error}, {"tolerance", check.tolerance}, {"passed", passed}};
+  if (!passed) {
+    if (root)
+      std::printf("%-16s %-16s %-10s %-7s %-6s  not timed: eigenmode error %.3e > tolerance %.3e\n", s.name.c_str(),
+                  v.name().c_str(), tile.c_str(), c.precision.c_str(), "FAIL", check.max_error, check.tolerance);
     out["cases"].push_back(row);
     return false;
   }
@@ -156,18 +166,32 @@ bool bench_case(const BenchCommand& b, const BenchCase& c, const ParallelSpec& p
                           {"effective_gb_per_s", bytes / st.min / 1e9},
                           {"percent_of_copy", 100 * bytes / st.min / 1e9 / copy_gbs}};
   };
-  row["full_step"] = figures(t.step);
+  // Per rank, per step: each part's best repetition, and the host phases of the halo in the full step.
+  const nlohmann::json per_rank{{"step", spread_over_ranks(t.this_rank.step.min)},
+                                {"kernel", spread_over_ranks(t.this_rank.kernel.min)},
+                                {"halo", spread_over_ranks(t.this_rank.halo.min)},
+                                {"core", spread_over_ranks(t.this_rank.core.min)},
+                                {"shell", spread_over_ranks(t.this_rank.shell.min)},
+                                {"pack", spread_over_ranks(t.phases.pack)},
+                                {"wait", spread_over_ranks(t.phases.wait)},
+                                {"unpack", spread_over_ranks(t.phases.unpack)}};
+  row["full_step"] = figures(t.slowest.step);
   row["full_step"]["ghost_fill"] = t.ghosts_by_kernel ? "kernel" : "separate";
   row["full_step"]["halo_phases_per_step_s"] = {
-      {"pack", t.phases.pack}, {"wait", t.phases.wait}, {"unpack", t.phases.unpack}};
-  row["kernel"] = figures(t.kernel);
-  row["parts_alone_per_step_s"] = {{"halo", to_json(t.halo)}, {"core", to_json(t.core)}, {"shell", to_json(t.shell)}};
-  std::printf("%-16s %-16s %-10s %-7s %-6s %10.4f %9.4f %9.3f %6.1f%% %10.4f %6.1f%% %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %s\n",
-              s.name.c_str(), v.name().c_str(), tile.c_str(), c.precision.c_str(), "ok", t.step.min * 1e3,
-              t.step.sd * 1e3, row["full_step"]["gpts_per_s"].get<double>(),
-              row["full_step"]["percent_of_copy"].get<double>(), t.kernel.min * 1e3,
-              row["kernel"]["percent_of_copy"].get<double>(), t.halo.min * 1e6, t.core.min * 1e6, t.shell.min * 1e6,
-              t.phases.pack * 1e6, t.phases.wait * 1e6, t.phases.unpack * 1e6, t.ghosts_by_kernel ? "kernel" : "separate");
+      {"pack", per_rank["pack"]["max"]}, {"wait", per_rank["wait"]["max"]}, {"unpack", per_rank["unpack"]["max"]}};
+  row["kernel"] = figures(t.slowest.kernel);
+  row["parts_alone_per_step_s"] = {
+      {"halo", to_json(t.slowest.halo)}, {"core", to_json(t.slowest.core)}, {"shell", to_json(t.slowest.shell)}};
+  row["per_rank_per_step_s"] = per_rank;
+  if (root)
+    std::printf("%-16s %-16s %-10s %-7s %-6s %10.4f %9.4f %9.3f %6.1f%% %10.4f %6.1f%% %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %s\n",
+                s.name.c_str(), v.name().c_str(), tile.c_str(), c.precision.c_str(), "ok", t.slowest.step.min * 1e3,
+                t.slowest.step.sd * 1e3, row["full_step"]["gpts_per_s"].get<double>(),
+                row["full_step"]["percent_of_copy"].get<double>(), t.slowest.kernel.min * 1e3,
+                row["kernel"]["percent_of_copy"].get<double>(), t.slowest.halo.min * 1e6, t.slowest.core.min * 1e6,
+                t.slowest.shell.min * 1e6, per_rank["pack"]["max"].get<double>() * 1e6,
+                per_rank["wait"]["max"].get<double>() * 1e6, per_rank["unpack"]["max"].get<double>() * 1e6,
+                t.ghosts_by_kernel ? "kernel" : "separate");
   out["cases"].push_back(row);
   return true;
 }
@@ -175,20 +199,47 @@ bool bench_case(const BenchCommand& b, const BenchCase& c, const ParallelSpec& p
 }  // namespace
 
 int BenchCommand::execute() {
-  if (n.size() != 3) throw Error("--n needs 3 values nx ny nz");
-  if (steps < 1) throw Error("--steps = " + std::to_string(steps) + " must be >= 1");
-  if (reps < 1) throw Error("--reps = " + std::to_string(reps) + " must be >= 1");
-  if (warmup < 0) throw Error("--warmup = " + std::to_string(warmup) + " must be >= 0");
-  if (!sweep.empty() && sweep != "hamilton") throw Error("--sweep = '" + sweep + "' is unknown; accepted: hamilton");
-  for (const auto& p : precisions) parse_precision(p);
-  if (!json.empty()) check_writable(json, "--json");
+  const int ranks = world_size();
+  const bool root = world_rank() == 0;
+  // Everything is checked on every rank before anything is allocated; a bad input anywhere stops
+  // every rank with one line.
+  std::vector<Stencil> stencils;
+  std::vector<BenchCase> cases;
   ParallelSpec par;
-  par.transport = transport == "local" ? Transport::local : choose_transport(transport, 1);
-  par.overlap = resolve_overlap(overlap, par.transport, 1, "--overlap");
-  par.ghost_fill = parse_ghost_fill(ghost_fill, "--ghost-fill");
+  Index3 grid{};
+  agree([&] {
+    if (n.size() != 3) throw Error("--n needs 3 values nx ny nz");
+    grid = {n[0], n[1], n[2]};
+    if (steps < 1) throw Error("--steps = " + std::to_string(steps) + " must be >= 1");
+    if (reps < 1) throw Error("--reps = " + std::to_string(reps) + " must be >= 1");
+    if (warmup < 0) throw Error("--warmup = " + std::to_string(warmup) + " must be >= 0");
+    if (!sweep.empty() && sweep != "hamilton") throw Error("--sweep = '" + sweep + "' is unknown; accepted: hamilton");
+    for (const auto& p : precisions) parse_precision(p);
+    if (root && !json.empty()) check_writable(json, "--json");
+    if (!op.empty()) {
+      if (ranks > 1)
+        throw Error("--op runs on one rank; got " + std::to_string(ranks) + " ranks; accepted: wavefd bench --op without mpirun");
+      return;
+    }
+    stencils = sweep.empty() ? std::vector<Stencil>{build_stencil(stencil)} : hamilton_sweep();
+    int halo = 0;  // the rank grid must leave every stencil's halo room on every rank
+    for (const Stencil& s : stencils) halo = std::max(halo, s.radius);
+    par = split.resolve(grid, halo, true, transport, overlap);
+    par.ghost_fill = parse_ghost_fill(ghost_fill, "--ghost-fill");
+    cases = plan_cases(*this, stencils);
+    if (par.ghost_fill == GhostFillMode::kernel)
+      for (const BenchCase& c : cases)
+        if (par.transport != Transport::local || !c.variant->writes_ghost_images())
+          throw Error("--ghost-fill = kernel needs --transport local and variants that write ghost images (not " +
+                      c.variant->name() + "); accepted: auto, separate");
+  });
+  agree([&] {  // collective, so only once every rank got this far
+    if (par.transport == Transport::nccl) check_one_rank_per_device("--transport = 'nccl'");
+  });
+  const std::string transport_name(to_string(par.transport));
   nlohmann::json out;
-  out["provenance"] = provenance_json(Distribution{par.rank_grid, std::string(to_string(par.transport))});
-  out["full_step"] = {{"transport", transport}, {"overlap", par.overlap}, {"ghost_fill", ghost_fill}};
+  out["provenance"] = provenance_json(Distribution{par.rank_grid, transport_name});
+  out["full_step"] = {{"transport", transport_name}, {"overlap", par.overlap}, {"ghost_fill", ghost_fill}};
   out["kokkos"] = execution_json();
   if (!op.empty()) {
     const int rc = derivative_bench(*this, out);
@@ -196,43 +247,55 @@ int BenchCommand::execute() {
     return rc;
   }
 
-  const std::vector<Stencil> stencils = sweep.empty() ? std::vector<Stencil>{build_stencil(stencil)} : hamilton_sweep();
-  const Index3 grid{n[0], n[1], n[2]};
-  for (const Stencil& s : stencils) (void)make_layout(grid, s.radius, true, 4);  // every halo fits
-  const std::vector<BenchCase> cases = plan_cases(*this, stencils);
-  if (par.ghost_fill == GhostFillMode::kernel)
-    for (const BenchCase& c : cases)
-      if (par.transport != Transport::local || !c.variant->writes_ghost_images())
-        throw Error("--ghost-fill = kernel needs --transport local and variants that write ghost images (not " +
-                    c.variant->name() + "); accepted: auto, separate");
+  const Index3 local = largest_subdomain(grid, par.rank_grid);
   const double points = double(grid[0]) * double(grid[1]) * double(grid[2]);
-  // Copy probe sized like one field of the largest precision benchmarked (at least 64 MiB).
-  const std::size_t field_bytes = std::size_t(points) * 8;
+  // Copy probe sized like one local field of the largest precision benchmarked (at least 64 MiB),
+  // run by every rank at once: the sum is what the ranks' devices give together.
+  const std::size_t field_bytes = std::size_t(local[0] * local[1] * local[2]) * 8;
+  (void)max_over_ranks(0.0);  // line the ranks up
   const CopyProbe copy = probe_copy_bandwidth(std::max<std::size_t>(field_bytes, std::size_t(64) << 20), 10);
-  std::printf("device: %s on %s; copy probe (Kokkos::deep_copy, %.0f MiB): %.1f GB/s\n",
-              out["kokkos"]["device"].get<std::string>().c_str(), Kokkos::DefaultExecutionSpace::name(),
-              double(copy.bytes) / (1 << 20), copy.gbs);
-  std::printf("%s, grid %lldx%lldx%lld, %d steps x %d reps (+%d warm-up)\n",
-              sweep.empty() ? (stencils[0].name + ", K=" + std::to_string(stencils[0].size())).c_str()
-                            : "sweep hamilton: the first 20 stencils of each family",
-              (long long)grid[0], (long long)grid[1], (long long)grid[2], steps, reps, warmup);
-  out["copy_probe"] = {{"bytes", copy.bytes}, {"seconds", to_json(copy.seconds)}, {"gb_per_s", copy.gbs}};
+  const double copy_gbs = sum_over_ranks(copy.gbs);
+  const nlohmann::json copy_per_rank = spread_over_ranks(copy.gbs);
+  if (root) {
+    std::printf("device: %s on %s; copy probe (Kokkos::deep_copy, %.0f MiB): %.1f GB/s", out["kokkos"]["device"].get<std::string>().c_str(),
+                Kokkos::DefaultExecutionSpace::name(), double(copy.bytes) / (1 << 20), copy_gbs);
+    if (ranks > 1)
+      std::printf(" over %d ranks at once (%.1f..%.1f per rank)", ranks, copy_per_rank["min"].get<double>(),
+                  copy_per_rank["max"].get<double>());
+    std::printf("\n%s, grid %lldx%lldx%lld, %d steps x %d reps (+%d warm-up)\n",
+                sweep.empty() ? (stencils[0].name + ", K=" + std::to_string(stencils[0].size())).c_str()
+                              : "sweep hamilton: the first 20 stencils of each family",
+                (long long)grid[0], (long long)grid[1], (long long)grid[2], steps, reps, warmup);
+    if (ranks > 1 || par.transport != Transport::local)
+      std::printf("%d rank(s) as %s, subdomain up to %s, transport %s, overlap %s; MPI %s (GPU-aware: %s)\n", ranks,
+                  to_string(par.rank_grid).c_str(), to_string(local).c_str(), transport_name.c_str(),
+                  par.overlap ? "on" : "off", mpi_library().c_str(), mpi_gpu_aware().c_str());
+  }
+  out["copy_probe"] = {{"bytes", copy.bytes}, {"seconds", to_json(copy.seconds)}, {"gb_per_s", copy_gbs},
+                       {"gb_per_s_per_rank", copy_per_rank}};
   if (sweep.empty()) out["stencil"] = {{"name", stencils[0].name}, {"K", stencils[0].size()}, {"radius", stencils[0].radius}};
   else out["sweep"] = sweep;
   out["grid"] = n;
+  out["parallel"] = {{"ranks", ranks}, {"rank_grid", par.rank_grid}, {"subdomain_largest", local},
+                     {"subdomain_smallest", Index3{grid[0] / par.rank_grid[0], grid[1] / par.rank_grid[1], grid[2] / par.rank_grid[2]}},
+                     {"transport", transport_name}, {"overlap", par.overlap}, {"gpu_aware", mpi_gpu_aware()},
+                     {"nccl", nccl_version()}};
   out["steps"] = steps, out["reps"] = reps, out["warmup"] = warmup;
   out["tiles"] = tiles;
 
-  std::printf("step = the full step as `run` does it (halo %s, overlap %s, ghost fill %s), min over reps; kernel = "
-              "the interior update alone;\nhalo/core/shell = us per step of each part alone; pack/wait/unpack = host us "
-              "per step in the halo of the full step; ghosts = who filled them in the full step\n",
-              transport.c_str(), par.overlap ? "on" : "off", ghost_fill.c_str());
-  std::printf("%-16s %-16s %-10s %-7s %-6s %10s %9s %9s %7s %10s %7s %8s %8s %8s %8s %8s %8s %s\n", "stencil", "variant",
-              "tile", "prec", "verify", "step ms", "sd ms", "Gpts/s", "%copy", "kernel ms", "%copy", "halo", "core",
-              "shell", "pack", "wait", "unpack", "ghosts");
+  if (root) {
+    std::printf("step = the full step as `run` does it (halo %s, overlap %s, ghost fill %s), min over reps; kernel = "
+                "the interior update alone;\nhalo/core/shell = us per step of each part alone; pack/wait/unpack = host us "
+                "per step in the halo of the full step; ghosts = who filled them in the full step%s\n",
+                transport_name.c_str(), par.overlap ? "on" : "off", ghost_fill.c_str(),
+                ranks > 1 ? "\n(each figure the slowest rank's; the JSON has min/mean/max over ranks)" : "");
+    std::printf("%-16s %-16s %-10s %-7s %-6s %10s %9s %9s %7s %10s %7s %8s %8s %8s %8s %8s %8s %s\n", "stencil",
+                "variant", "tile", "prec", "verify", "step ms", "sd ms", "Gpts/s", "%copy", "kernel ms", "%copy", "halo",
+                "core", "shell", "pack", "wait", "unpack", "ghosts");
+  }
   int failures = 0;
-  for (const BenchCase& c : cases) failures += bench_case(*this, c, par, copy.gbs, out) ? 0 : 1;
-  if (!json.empty()) {
+  for (const BenchCase& c : cases) failures += bench_case(*this, c, par, copy_gbs, out) ? 0 : 1;
+  if (root && !json.empty()) {
     write_json_file(json, out, "--json");
     std::printf("results written to %s\n", json.c_str());
   }

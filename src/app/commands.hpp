@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "split_options.hpp"  // beside this file (main.cpp has no src/ include path)
 #include "wavefd/config.hpp"
 
 namespace wavefd::app {
@@ -48,11 +49,12 @@ struct BenchCommand : Command {
   int order = 8;
   std::string json;   // results file ('' for none)
   std::string sweep;  // hamilton: the first 20 stencils of each family instead of one stencil
-  std::string overlap = "auto";     // the full step as `run` does it by default
-  std::string transport = "local";  // the full step's halo: local, or a self-exchange through mpi/mpi-gpu/nccl
+  std::string overlap = "auto";    // the full step as `run` does it by default
+  std::string transport = "auto";  // the full step's halo: auto, local, mpi, mpi-gpu, nccl (one rank: self-exchange)
+  SplitOptions split;              // under mpirun: --n split over the ranks
   std::string ghost_fill = "auto";  // the full step's ghosts on one rank: auto | kernel | separate
   explicit BenchCommand(CLI::App& app);
-  bool needs_mpi() const override { return true; }  // --transport mpi|mpi-gpu|nccl exchanges through MPI
+  bool needs_mpi() const override { return true; }  // under mpirun, and --transport mpi|mpi-gpu|nccl on one rank
   int execute() override;
 };
 
@@ -64,7 +66,26 @@ struct TuneCommand : Command {
   std::vector<long long> n{256, 256, 256};
   int steps = 10, warmup = 1, reps = 5;
   std::string tuning_file;
+  std::string overlap = "auto";    // ranked by the full step as `run` does it
+  std::string transport = "auto";  // under mpirun: the halo transport, as parallel.transport
+  SplitOptions split;              // under mpirun: --n split over the ranks; tuned for the subdomain
   explicit TuneCommand(CLI::App& app);
+  bool needs_mpi() const override { return true; }
+  int execute() override;
+};
+
+// `wavefd probe`: bandwidth and latency of halo-sized messages between neighbouring ranks.
+struct ProbeCommand : Command {
+  StencilConfig stencil;  // its radius is the halo width, which sizes the faces
+  std::vector<long long> n{128, 128, 128};
+  std::string boundary = "periodic";
+  std::string precision = "float";
+  std::string transports = "all";  // all (those available), or a list of mpi, mpi-gpu, nccl
+  int iters = 10, warmup = 1, reps = 5;
+  std::string json;
+  SplitOptions split;
+  explicit ProbeCommand(CLI::App& app);
+  bool needs_mpi() const override { return true; }
   int execute() override;
 };
 

@@ -43,17 +43,17 @@ struct KernelChoice {
 };
 
 // scheme.variant = auto: the variant and tile `wavefd tune` recorded for this device, stencil,
-// precision and size class, when this build can run them; else the default preference for the
-// kind of device, with its own tile. scheme.tile, when given, overrides the tile. Throws Error for a
-// tile the chosen variant does not accept.
-KernelChoice choose_kernel(const RunConfig& c, const Stencil& s, Precision p, const Index3& n) {
+// precision and size class of the subdomain `local`, when this build can run them; else the
+// default preference for the kind of device, with its own tile. scheme.tile, when given, overrides
+// the tile. Throws Error for a tile the chosen variant does not accept.
+KernelChoice choose_kernel(const RunConfig& c, const Stencil& s, Precision p, const Index3& local) {
   KernelChoice k;
   k.tile = parse_tile(c.tile, "scheme.tile");
   k.tile_source = k.tile.is_default() ? "variant default" : "requested";
   k.variant_source = c.variant == "auto" ? "default order" : "requested";
   if (c.variant == "auto") {
     const std::string file = c.tuning.empty() ? default_tuning_file() : c.tuning;
-    const auto tuned = lookup_tuning(file, tuning_key(s, p, n), "scheme.tuning");
+    const auto tuned = lookup_tuning(file, tuning_key(s, p, local), "scheme.tuning");
     // A tuned kernel this build cannot run (another build or version wrote the file) is ignored.
     for (const auto& v : variants())
       if (tuned && v->name() == tuned->variant && v->supports(s, p) && v->accepts_tile(tuned->tile)) {
@@ -204,12 +204,12 @@ int RunCommand::execute() {
     spec.parallel.rank_grid = choose_rank_grid(ranks, global, requested, s.radius);
     spec.parallel.rank = rank;
     // Refuses a grid/rank-grid mismatch or subdomains thinner than the halo, naming the axis.
-    (void)Decomposition(global, spec.parallel.rank_grid, ranks, spec.boundary == Boundary::periodic, s.radius);
+    const Decomposition split(global, spec.parallel.rank_grid, ranks, spec.boundary == Boundary::periodic, s.radius);
     spec.parallel.transport = choose_transport(c.transport, ranks, c.gpu_aware);
     spec.parallel.overlap = resolve_overlap(c.overlap, spec.parallel.transport, ranks, "parallel.overlap");
     spec.parallel.ghost_fill = parse_ghost_fill(c.ghost_fill);
     if (root && !c.summary.empty()) check_writable(c.summary, "output.summary");
-    kernel = choose_kernel(c, s, precision, global);
+    kernel = choose_kernel(c, s, precision, split.subdomain(0).local);  // tuned per subdomain (rank 0's: the largest)
     by_kernel = ghosts_by_kernel(spec.parallel.ghost_fill, spec.parallel.transport, *kernel.variant);
     if (by_kernel) spec.parallel.overlap = false;  // the kernel writes the ghosts: nothing is left in flight
   });

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "bench/time_in_step.hpp"
 #include "wavefd/two_step.hpp"
 
 namespace wavefd {
@@ -24,38 +25,50 @@ VariantTiming time_in(const Stencil& s, const Variant& v, const Tile& tile, cons
   };
   VariantTiming t;
   t.ghosts_by_kernel = engine.ghosts_by_kernel();
-  t.kernel = per_step(time_repeated([&] { for (int i = 0; i < steps; ++i) engine.update_interior(); }, warmup, reps));
-  engine.halo().reset_times();
-  t.step = per_step(time_repeated([&] { engine.advance(steps); }, warmup, reps));
-  const double n_steps = double(steps) * (warmup + reps);
-  t.phases = engine.halo().times();
-  t.phases.pack /= n_steps, t.phases.wait /= n_steps, t.phases.unpack /= n_steps;
+  // Each part timed with the ranks in step: this rank's times, and each repetition's slowest rank.
+  auto time_part = [&](auto&& f, Stats& slowest, Stats& mine, int* fastest = nullptr) {
+    Stats worst;
+    mine = per_step(time_in_step(f, warmup, reps, &worst, fastest));
+    slowest = per_step(worst);
+  };
+  time_part([&] { for (int i = 0; i < steps; ++i) engine.update_interior(); }, t.slowest.kernel, t.this_rank.kernel);
+  // The halo's host phases of each repetition of the full step; reported for the one the headline
+  // comes from, so that the breakdown adds up to the step it explains.
+  std::vector<HaloTimes> phases;
+  int fastest = 0;
+  time_part([&] {
+    engine.halo().reset_times();
+    engine.advance(steps);
+    phases.push_back(engine.halo().times());
+  }, t.slowest.step, t.this_rank.step, &fastest);
+  t.phases = phases[std::size_t(warmup + fastest)];
+  t.phases.pack /= steps, t.phases.wait /= steps, t.phases.unpack /= steps;
   const TwoStepArgs<T> a = engine.args();
-  t.halo = per_step(time_repeated([&] {
+  time_part([&] {
     for (int i = 0; i < steps; ++i) engine.halo().start(engine.u()), engine.halo().finish(engine.u());
-  }, warmup, reps));
-  t.core = per_step(time_repeated([&] {
+  }, t.slowest.halo, t.this_rank.halo);
+  time_part([&] {
     for (int i = 0; i < steps; ++i)
       if (!engine.core().empty()) v.apply(a, engine.core());
-  }, warmup, reps));
-  t.shell = per_step(time_repeated([&] {
+  }, t.slowest.core, t.this_rank.core);
+  time_part([&] {
     for (int i = 0; i < steps; ++i)
       for (const Box& b : engine.shell()) v.apply(a, b);
-  }, warmup, reps));
+  }, t.slowest.shell, t.this_rank.shell);
   return t;
 }
 
 }  // namespace
 
 EigenmodeResult verify_before_timing(const Stencil& s, const Variant& v, const Tile& tile, Precision p,
-                                     const Index3& timed) {
+                                     const Index3& timed, const ParallelSpec& par) {
   // Every verification grid (small and padded, unpadded, rigid, and one spanning several GPU tiles
   // and z chunks), so that the kernel paths the timed run takes are among those checked; the
   // result is the worst grid's, relative to its tolerance.
   EigenmodeResult worst;
   bool first = true;
   std::vector<EigenmodeSpec> specs = verification_specs();
-  specs.push_back(EigenmodeSpec{.n = timed});
+  specs.push_back(EigenmodeSpec{.n = timed, .parallel = par});
   for (EigenmodeSpec check : specs) {
     for (int d = 0; d < 3; ++d) check.n[d] = std::max<index_t>(check.n[d], s.radius);
     check.tile = tile;

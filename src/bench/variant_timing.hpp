@@ -11,25 +11,37 @@
 
 namespace wavefd {
 
-struct VariantTiming {
-  Stats step;       // seconds per full step (halo + update, what `run` does): the headline
-  Stats kernel;     // seconds per interior update (the variant alone)
+// Seconds per step of each part.
+struct StepParts {
+  Stats step;    // the full step (halo + update, what `run` does): the headline
+  Stats kernel;  // the interior update (the variant alone)
   // The parts of an overlapped step, each alone: the halo (start + finish), the core update and
   // the shell update (the slabs that wait for the late ghosts).
   Stats halo, core, shell;
-  HaloTimes phases;  // host seconds per step in each halo phase, over the timed full steps
+};
+
+struct VariantTiming {
+  // Each repetition's time on the slowest rank (a step is as slow as its slowest rank); the same
+  // on every rank. On one rank, its own.
+  StepParts slowest;
+  StepParts this_rank;  // this rank's own times, for the spread over ranks
+  // This rank's host seconds per step in each halo phase of the full step, in the repetition whose
+  // slowest rank was fastest (the headline's).
+  HaloTimes phases;
   bool ghosts_by_kernel = false;  // the full step's kernel wrote the ghosts (GhostFillMode::kernel)
 };
 
 // The exact-eigenmode check on this device, on every verification grid (verification_specs(),
-// each extent at least the stencil radius) and on the timed grid `timed`, with this tile; returns
+// each extent at least the stencil radius, on this rank alone) and on the timed grid `timed`,
+// split as `par` splits it (collective when that is over several ranks), with this tile; returns
 // the worst grid's result.
 EigenmodeResult verify_before_timing(const Stencil& s, const Variant& v, const Tile& tile, Precision p,
-                                     const Index3& timed);
+                                     const Index3& timed, const ParallelSpec& par = {});
 
 // `warmup` + `reps` repetitions of `steps` steps on an n[0] x n[1] x n[2] periodic grid at 0.9 of
 // the stable Courant number, with smooth non-zero data (values do not change the timing). The
-// full step runs with `par` (one rank: transport and overlap).
+// grid is split as `par` says (rank grid, this rank, transport, overlap); every rank of the split
+// must call it (collective).
 VariantTiming time_variant(const Stencil& s, const Variant& v, const Tile& tile, Precision p, const Index3& n,
                            int steps, int warmup, int reps, const ParallelSpec& par = {});
 

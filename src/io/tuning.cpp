@@ -32,8 +32,8 @@ std::string TuningKey::str() const {
   return device + " | " + stencil + " | " + precision + " | 2^" + std::to_string(size_class) + " points";
 }
 
-TuningKey tuning_key(const Stencil& s, Precision p, const Index3& n) {
-  const double points = double(n[0]) * double(n[1]) * double(n[2]);
+TuningKey tuning_key(const Stencil& s, Precision p, const Index3& local) {
+  const double points = double(local[0]) * double(local[1]) * double(local[2]);
   return TuningKey{std::string(Kokkos::DefaultExecutionSpace::name()) + " " + device_name(), s.name,
                    std::string(to_string(p)), int(std::floor(std::log2(std::max(points, 1.0))))};
 }

@@ -1,6 +1,8 @@
 #pragma once
-// The tuning cache: the fastest verified variant and tile per (device, stencil, precision, grid
-// size class), written by `wavefd tune` and read by `wavefd run`.
+// The tuning cache: the fastest verified variant and tile per (device, stencil, precision, size
+// class of the subdomain one rank updates), written by `wavefd tune` and read by `wavefd run`.
+// A kernel's speed depends on the box it updates, not on how many ranks share the global grid, so
+// a 1024^3 grid over 8 ranks finds what `tune` recorded for 512^3 on one.
 //
 // File format (JSON): {"format": "wavefd-tuning-1", "entries": {TuningKey::str(): entry}}, where
 // an entry holds "variant" (a name), "tile" ("default" or "XxYxZ"; absent in files written before
@@ -19,11 +21,13 @@ struct TuningKey {
   std::string device;     // execution space and device name
   std::string stencil;    // Stencil::name
   std::string precision;  // float | double
-  int size_class = 0;     // floor(log2(interior points))
+  int size_class = 0;     // floor(log2(interior points of the subdomain))
   std::string str() const;
 };
 
-TuningKey tuning_key(const Stencil& s, Precision p, const Index3& n);
+// `local`: the subdomain one rank updates (the whole grid on one rank). Under a split, pass the
+// largest one (rank 0's), so that every rank of a run finds the same entry.
+TuningKey tuning_key(const Stencil& s, Precision p, const Index3& local);
 
 // $WAVEFD_TUNING_FILE, else $HOME/.cache/wavefd/tuning.json, else ./wavefd-tuning.json.
 std::string default_tuning_file();

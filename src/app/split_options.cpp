@@ -1,0 +1,53 @@
+#include "app/split_options.hpp"
+
+#include <utility>
+
+#include "wavefd/parallel.hpp"
+
+namespace wavefd::app {
+
+void SplitOptions::add_to(CLI::App& sub) {
+  sub.add_option("--ranks", ranks, "Rank grid px py pz (or px,py,pz) over which --n is split under mpirun; 0 = chosen")
+      ->expected(3)
+      ->delimiter(',')
+      ->capture_default_str();
+  sub.add_option("--gpu-aware", gpu_aware, "Whether MPI takes device pointers (mpi-gpu): auto | yes | no")
+      ->capture_default_str();
+}
+
+void with_flag_names(const std::function<void()>& check) {
+  try {
+    check();
+  } catch (const Error& e) {
+    std::string text = e.what();
+    for (const auto& [key, flag] : {std::pair{"grid.n", "--n"}, {"parallel.ranks", "--ranks"},
+                                    {"parallel.transport", "--transport"}, {"parallel.gpu_aware", "--gpu-aware"},
+                                    {"grid.boundary", "--boundary"}})
+      for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1))
+        text.replace(at, std::string(key).size(), flag);
+    throw Error(text);
+  }
+}
+
+ParallelSpec SplitOptions::resolve(const Index3& grid, int halo, bool periodic, const std::string& transport,
+                                   const std::string& overlap) const {
+  ParallelSpec par;
+  const int size = world_size();
+  with_flag_names([&] {
+    if (ranks.size() != 3) throw Error("--ranks needs 3 values px py pz (0 = chosen by wavefd)");
+    (void)make_layout(grid, halo, true, 4);  // every extent at least the halo
+    par.rank_grid = choose_rank_grid(size, grid, {ranks[0], ranks[1], ranks[2]}, halo);
+    par.rank = world_rank();
+    (void)Decomposition(grid, par.rank_grid, size, periodic, halo);  // no subdomain thinner than the halo
+    par.transport = choose_transport(transport, size, gpu_aware);
+    par.overlap = resolve_overlap(overlap, par.transport, size, "--overlap");
+  });
+  return par;
+}
+
+Index3 largest_subdomain(const Index3& grid, const Index3& rank_grid) {
+  const int ranks = int(rank_grid[0] * rank_grid[1] * rank_grid[2]);
+  return Decomposition(grid, rank_grid, ranks, true, 0).subdomain(0).local;
+}
+
+}  // namespace wavefd::app

@@ -1,0 +1,36 @@
+#pragma once
+// The options that split a timed grid over the ranks of an mpirun, shared by bench, tune and probe:
+// --ranks and --gpu-aware, resolved and checked as run's parallel.ranks and parallel.gpu_aware
+// are, with every error naming these commands' flags (--n, --ranks, --transport, --gpu-aware).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "wavefd/two_step.hpp"
+
+namespace wavefd::app {
+
+struct SplitOptions {
+  std::vector<long long> ranks{0, 0, 0};  // px py pz; 0 entries are chosen (choose_rank_grid)
+  std::string gpu_aware = "auto";         // auto | yes | no, as parallel.gpu_aware
+
+  void add_to(CLI::App& sub);
+  // The split of the global grid `grid` (halo width `halo`, periodic or rigid) over the ranks of
+  // this run, this rank's place in it, the transport (`transport`: auto | local | mpi | mpi-gpu |
+  // nccl) and the overlap (`overlap`: auto | true | false). Throws Error before anything is
+  // allocated: a rank grid that does not multiply up to the ranks, a subdomain thinner than the
+  // halo (naming the axis), a transport this build or library lacks.
+  ParallelSpec resolve(const Index3& grid, int halo, bool periodic, const std::string& transport,
+                       const std::string& overlap) const;
+};
+
+// Runs `check`; an Error it throws is thrown again with run's key names (grid.n, parallel.ranks,
+// parallel.transport, parallel.gpu_aware) replaced by these commands' flags.
+void with_flag_names(const std::function<void()>& check);
+
+// The largest subdomain of a split: rank 0's, since the first ranks of each axis take the remainder.
+Index3 largest_subdomain(const Index3& grid, const Index3& rank_grid);
+
+}  // namespace wavefd::app

@@ -107,6 +107,48 @@ TEST(GhostImages, KernelWritesWhatTheFillWould) {
   EXPECT_GE(checked, 6 * 3);  // star-1 and star-4 on every writer, compact and box on mdrange-general
 }
 
+// The run path of GhostImages (Column, store of V points, one vector store per wrapped run) on
+// the host against its per-point definition (for_each), for V = 1, 2, 4 and both boundaries, on
+// grids with and without room for sector-wide x images: the ghosts within h match.
+template <int V>
+void check_runs(GhostImages::Face face, const Index3& n, int h, int wx) {
+  const Layout l = make_layout(n, h, true, sizeof(float));
+  GhostImages g;
+  g.active = true, g.h = h, g.wx = wx;
+  for (int a = 0; a < 3; ++a) g.n[a] = int(n[a]), g.face[a][0] = g.face[a][1] = face;
+  g.origin = l.origin, g.sy = l.sy, g.sz = l.sz;
+  std::vector<float> runs(l.alloc, std::numeric_limits<float>::quiet_NaN()), points = runs;
+  for (index_t k = 0; k < n[2]; ++k)
+    for (index_t j = 0; j < n[1]; ++j)
+      for (index_t i = 0; i + V <= n[0]; i += V) {
+        float value[V];
+        for (int v = 0; v < V; ++v) value[v] = float(datum(i + v, j, k, 3));
+        g.store(runs.data(), g.column<V>(int(i), int(j)), int(i), int(j), int(k), l.at(i, j, k), value);
+        for (int v = 0; v < V; ++v)
+          g.for_each(int(i + v), int(j), int(k), [&](std::int64_t q, int sign) { points[q] = float(sign) * value[v]; });
+      }
+  long differ = 0;
+  const Box all = l.with_halo();
+  for (index_t k = all.lo[2]; k < all.hi[2]; ++k)
+    for (index_t j = all.lo[1]; j < all.hi[1]; ++j)
+      for (index_t i = all.lo[0]; i < all.hi[0]; ++i) {
+        const index_t q = l.at(i, j, k);
+        differ += std::memcmp(&runs[q], &points[q], sizeof(float)) != 0;
+      }
+  EXPECT_EQ(differ, 0) << "V " << V << ", face " << face << ", h " << h << ", wx " << wx << ", n " << n[0] << "x"
+                       << n[1] << "x" << n[2];
+}
+
+TEST(GhostImages, RunsStoreWhatEachPointWould) {
+  for (auto face : {GhostImages::wrap, GhostImages::reflect})
+    for (int h : {1, 3, 4})
+      for (const Index3& n : {Index3{16, 9, 8}, Index3{24, 2 * h + 1, 2 * h}, Index3{8, h, 2 * h - 1}}) {
+        const int wx = face == GhostImages::wrap && h < 8 ? 8 : 0;  // sector-wide x images (float)
+        check_runs<1>(face, n, h, 0), check_runs<2>(face, n, h, 0), check_runs<4>(face, n, h, 0);
+        check_runs<4>(face, n, h, wx);
+      }
+}
+
 TEST(GhostImages, WritingTheFieldRefillsTheGhosts) {
   // After u() is written from outside, the next step fills the ghosts again instead of trusting
   // the images the last kernel stored.

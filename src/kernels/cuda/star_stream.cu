@@ -59,7 +59,9 @@ struct Coeffs {
 
 // The explicit minimum of one block per SM lets ptxas spend registers on loads in flight (float,
 // R = 4: 112 registers instead of 96, 70 % instead of 67 % of the copy bandwidth on the H200).
-template <class T, int R, int BX, int BY, int V>
+// Images: also store the ghost images (GhostImages); a separate instantiation, because the image
+// code costs the plain kernel registers and with them 12 points of copy bandwidth (H200, R = 4).
+template <class T, int R, int BX, int BY, int V, bool Images>
 __global__ void __launch_bounds__(BX * BY, 1)
     star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, std::int64_t sy, std::int64_t sz,
                        std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2,
@@ -82,7 +84,7 @@ __global__ void __launch_bounds__(BX * BY, 1)
   T w[2 * R + 1][V];
   T lead[V], prev[V];
   const std::int64_t base = origin + x + std::int64_t(y) * sy;
-  const auto img = images.template column<V>(x, y);
+  const auto img = Images ? images.template column<V>(x, y) : GhostImages::Column<V>{};
   if (active && zb < ze) {
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j) load<T, V>(u + base + std::int64_t(zb - R + j) * sz, w[j]);
@@ -127,7 +129,7 @@ __global__ void __launch_bounds__(BX * BY, 1)
           out[v] += k.c[m] * ((row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]));
       }
       store<T, V>(u_prev + base + zoff, out);
-      images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, z, base + zoff, out);
+      if constexpr (Images) images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, z, base + zoff, out);
     }
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j)
@@ -157,8 +159,9 @@ void launch(const native::StarArgs<T>& a) {
   const dim3 grid((nx + BX * V - 1) / (BX * V), (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   Coeffs<T, R> k;
   for (int m = 0; m <= R; ++m) k.c[m] = a.c[m];
-  star_stream_kernel<T, R, BX, BY, V><<<grid, block, 0, static_cast<cudaStream_t>(a.stream)>>>(
-      a.u, a.u_prev, a.sy, a.sz, a.origin, a.lo[0], a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k, a.images);
+  auto kernel = a.images.active ? star_stream_kernel<T, R, BX, BY, V, true> : star_stream_kernel<T, R, BX, BY, V, false>;
+  kernel<<<grid, block, 0, static_cast<cudaStream_t>(a.stream)>>>(a.u, a.u_prev, a.sy, a.sz, a.origin, a.lo[0], a.lo[1],
+                                                                  a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k, a.images);
   check(cudaGetLastError(), "launch");
 }
 

@@ -40,7 +40,6 @@ struct StreamStar {
   Layout l;
   Box box;
   index_t z_chunk;
-  GhostImages images;
 
   KOKKOS_FORCEINLINE_FUNCTION static P load(const T* p) { return *reinterpret_cast<const P*>(p); }
 
@@ -48,8 +47,6 @@ struct StreamStar {
     const index_t zb = box.lo[2] + chunk * z_chunk;
     const index_t ze = zb + z_chunk < box.hi[2] ? zb + z_chunk : box.hi[2];
     const index_t col = l.at(box.lo[0] + pack * V, j, 0), sy = l.sy, sz = l.sz;
-    const int x = int(box.lo[0] + pack * V);
-    const auto img = images.template column<V>(x, int(j));
     P w[2 * R + 1];  // w[k] = u(x.., j, z - R + k)
     for (int k = 0; k < 2 * R; ++k) w[k] = load(u + col + (zb - R + k) * sz);
     P lead[Depth], prev[Depth];  // loaded Depth planes ahead: u(z + R + d) and u-(z + d)
@@ -79,7 +76,6 @@ struct StreamStar {
                               (w[R - m].v[v] + w[R + m].v[v]));
       }
       *reinterpret_cast<P*>(u_prev + p) = out;
-      images.template store<P>(u_prev, img, x, int(j), int(z), p, out.v);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }
   }
@@ -116,7 +112,6 @@ class MdrangeStream final : public RadiusVariantFor<MdrangeStream, kMaxRadius> {
   bool supports(const Stencil& s, Precision) const override {
     return star_within_radius(s);
   }
-  bool writes_ghost_images() const override { return true; }
 
   // Tile: x packs by y rows per block (at most the 128 threads of the launch bound on GPUs), z
   // planes per chunk.
@@ -152,7 +147,7 @@ class MdrangeStream final : public RadiusVariantFor<MdrangeStream, kMaxRadius> {
  private:
   template <class T, int R, int V, int Depth, int MinBlocks>
   static void launch(const TwoStepArgs<T>& a, const Box& box) {
-    StreamStar<T, R, V, Depth> f{a.u.data(), a.u_prev.data(), {}, a.layout, box, 0, a.images};
+    StreamStar<T, R, V, Depth> f{a.u.data(), a.u_prev.data(), {}, a.layout, box, 0};
     const std::vector<T> c = star_axis_weights(*a.weights);
     for (int m = 0; m <= R; ++m) f.c[m] = c[m];
     const auto cs = column_streams<StreamPolicy<MinBlocks>>(a.exec, box, R, V, a.tile);

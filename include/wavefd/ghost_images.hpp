@@ -17,7 +17,7 @@
 namespace wavefd {
 
 struct GhostImages {
-  enum Face : int { keep = 0, wrap = 1, reflect = 2 };  // as comm::GhostFill
+  enum Face : int { keep = 0, wrap = 1, reflect = 2 };  // also the fill pass's rules (comm::GhostFill)
   bool active = false;                   // false: store the point only
   int n[3] = {0, 0, 0};                  // interior points per axis (at least h each)
   int h = 0;                             // ghost layers
@@ -28,10 +28,12 @@ struct GhostImages {
   int face[3][2] = {};                   // [axis][low, high side]: what the ghosts beyond it hold
   std::int64_t origin = 0, sy = 0, sz = 0;  // flat index of (0,0,0), row and plane pitch
 
-  // Whether any of the V points from x along a row may have an image (cheap early exit).
-  WAVEFD_HOST_DEVICE bool near(int x, int y, int z, int V = 1) const {
-    const int hx = wx > h ? wx : h;
-    return active && (x < hx || x + V > n[0] - hx || y < h || y >= n[1] - h || z < h || z >= n[2] - h);
+  // How far beyond the faces of `axis` images reach: h, or wx along a wrapped x.
+  WAVEFD_HOST_DEVICE int reach(int axis) const { return axis == 0 && face[0][0] == wrap && wx > h ? wx : h; }
+
+  // Whether point (x, y, z) may have an image (cheap early exit).
+  WAVEFD_HOST_DEVICE bool near(int x, int y, int z) const {
+    return active && (x < reach(0) || x >= n[0] - reach(0) || y < h || y >= n[1] - h || z < h || z >= n[2] - h);
   }
 
   // Coordinates of v and of its images along `axis` (c[0] = v itself) with their signs; returns
@@ -82,7 +84,7 @@ struct GhostImages {
   WAVEFD_HOST_DEVICE bool image_of(int axis, int v, int& to, bool& negative) const {
     const int m = n[axis];
     const bool reflecting = face[axis][0] == reflect;
-    const int w = axis == 0 && !reflecting && wx > h ? wx : h;
+    const int w = reach(axis);
     negative = reflecting;
     if (v < w && face[axis][0] != keep) return reflecting ? (to = -2 - v, v <= h - 2) : (to = v + m, true);
     if (v >= m - w && face[axis][1] != keep) return reflecting ? (to = 2 * m - v, v >= m - h + 1) : (to = v - m, true);
@@ -94,7 +96,7 @@ struct GhostImages {
     Column<V> c;
     if (!active) return c;
     for (int a = 0; a < 3; ++a)  // a point may have two images on this axis: the general path
-      if (n[a] < 2 * (a == 0 && wx > h ? wx : h) || face[a][0] != face[a][1]) {
+      if (n[a] < 2 * reach(a) || face[a][0] != face[a][1]) {
         c.general = c.any = true;
         return c;
       }

@@ -82,9 +82,9 @@ class TwoStep {
   // and the shell around it.
   const Box& core() const { return core_; }
   const std::vector<Box>& shell() const { return shell_; }
-  bool overlap() const { return spec_.parallel.overlap && !kernel_images_; }
+  bool overlap() const { return spec_.parallel.overlap && !images_.active; }
   // Whether the kernel writes the ghosts (GhostFillMode::kernel, resolved).
-  bool ghosts_by_kernel() const { return kernel_images_; }
+  bool ghosts_by_kernel() const { return images_.active; }
   void advance(long n) {
     for (long s = 0; s < n; ++s) step();
   }
@@ -102,9 +102,8 @@ class TwoStep {
   Kokkos::DefaultExecutionSpace compute_, halo_exec_;
   bool separate_instances_ = false;  // the halo runs on its own instance (GPU builds, overlap on)
   bool early_ghosts_ = false;        // start() completes some ghosts (the halo's late() is not all true)
-  bool kernel_images_ = false;       // the kernel stores ghost images (GhostFillMode::kernel)
-  bool ghosts_current_ = false;      // with kernel_images_: the ghosts of u and u- hold their images
-  GhostImages images_;
+  GhostImages images_;               // active: the kernel stores the ghost images (GhostFillMode::kernel)
+  bool ghosts_current_ = false;      // with images_.active: the ghosts of u and u- hold their images
   Box core_;
   std::vector<Box> shell_;
   std::unique_ptr<Halo<T>> halo_;

@@ -7,13 +7,14 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "wavefd/ghost_images.hpp"
 #include "wavefd/grid.hpp"
 
 namespace wavefd::comm {
 
 // What the ghosts beyond one face take: keep (filled by a message), wrap (periodic, from the
 // field's own far side) or reflect (rigid: odd reflection about the wall node, 0 on it).
-enum class GhostFill : int { keep, wrap, reflect };
+using GhostFill = GhostImages::Face;  // the kernels' ghost images follow the same rules
 using FaceFills = std::array<std::array<GhostFill, 2>, 3>;  // [axis][side]
 
 // Every ghost point with a wrap or reflect coordinate, in one pass. Each such coordinate maps to

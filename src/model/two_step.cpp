@@ -68,6 +68,23 @@ void split_core_shell(const Index3& n, const Index3& w, const std::array<bool, 3
 
 constexpr bool kHostBuild = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
 
+// The ghost images of one rank's layout with the same rule on every face. Periodic x images are
+// widened to whole 32-byte sectors where the row has room on both sides (x = 0 starts a 128-byte
+// line, so the row holds `lead` points before it).
+GhostImages ghost_images(const Layout& l, Boundary b, std::size_t elem_bytes) {
+  GhostImages g;
+  g.active = true;
+  g.h = l.halo;
+  const auto face = b == Boundary::periodic ? GhostImages::wrap : GhostImages::reflect;
+  for (int a = 0; a < 3; ++a) g.n[a] = int(l.n[a]), g.face[a][0] = g.face[a][1] = face;
+  g.origin = l.origin, g.sy = l.sy, g.sz = l.sz;
+  const int sector = int(32 / elem_bytes);
+  const int wx = (l.halo + sector - 1) / sector * sector;
+  const index_t lead = l.origin % l.sy;  // row start to x = 0
+  if (face == GhostImages::wrap && wx <= lead && l.n[0] + wx <= l.sy - lead) g.wx = wx;
+  return g;
+}
+
 }  // namespace
 
 template <class T>
@@ -86,27 +103,11 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
   spec_.domain.offset = sub_.offset;
   layout_ = make_layout(spec_.domain.local, s.radius, spec.pad_rows, sizeof(T));
 
-  kernel_images_ = wavefd::ghosts_by_kernel(par.ghost_fill, par.transport, v) && s.radius > 0;
-  if (kernel_images_) {
-    images_.active = true;
-    images_.h = layout_.halo;
-    for (int a = 0; a < 3; ++a) {
-      images_.n[a] = int(layout_.n[a]);
-      images_.face[a][0] = images_.face[a][1] =
-          spec.boundary == Boundary::periodic ? GhostImages::wrap : GhostImages::reflect;
-    }
-    images_.origin = layout_.origin, images_.sy = layout_.sy, images_.sz = layout_.sz;
-    // Periodic x images widened to whole 32-byte sectors where the row has room on both sides
-    // (x = 0 starts a 128-byte line, so the row holds `lead` points before it).
-    const int sector = int(32 / sizeof(T));
-    const int wx = (layout_.halo + sector - 1) / sector * sector;
-    const index_t lead = layout_.origin % layout_.sy;  // row start to x = 0
-    if (spec.boundary == Boundary::periodic && wx <= lead && layout_.n[0] + wx <= layout_.sy - lead)
-      images_.wx = wx;
-  }
+  if (wavefd::ghosts_by_kernel(par.ghost_fill, par.transport, v) && s.radius > 0)
+    images_ = ghost_images(layout_, spec.boundary, sizeof(T));
 
   // With overlap on a GPU the halo gets its own instance (stream), so that it runs beside the core.
-  separate_instances_ = par.overlap && !kHostBuild && !kernel_images_;
+  separate_instances_ = par.overlap && !kHostBuild && !images_.active;
   halo_exec_ = separate_instances_ ? Kokkos::Experimental::partition_space(compute_, 1)[0] : compute_;
 
   weights_ = make_device_stencil<T>(s, spec.courant, layout_);
@@ -136,7 +137,7 @@ TwoStepArgs<T> TwoStep<T>::args() const {
 template <class T>
 void TwoStep<T>::step() {
   TwoStepArgs<T> a = args();
-  if (kernel_images_) {
+  if (images_.active) {
     if (!ghosts_current_) {  // first step, or the fields were written from outside
       for (Field<T>* f : {&u_, &u_prev_}) halo_->start(*f), halo_->finish(*f);  // u-: its wall nodes
       ghosts_current_ = true;

@@ -2,7 +2,8 @@
 # exactly one line on stderr matching REGEX and starting with "PREFIX: error:" (PREFIX: wavefd
 # unless given, e.g. a script's name), and no file left behind (no partial summary). With LAUNCHER
 # (mpiexec -n N ...) every rank runs it: the error is still printed once, no rank hangs (TIMEOUT),
-# and only the launcher may add lines of its own.
+# and only the launcher may add lines of its own. With KEEP (a file name) the failure is one the
+# program records: exactly that file is left, complete, and matches KEEP_REGEX.
 if(NOT PREFIX)
   set(PREFIX wavefd)
 endif()
@@ -35,7 +36,15 @@ if(NOT err_stripped MATCHES "^${PREFIX}: error: " OR NOT err_stripped MATCHES "$
   message(FATAL_ERROR "stderr does not match '${REGEX}':\n${err}")
 endif()
 file(GLOB left ${WORKDIR}/*)
-if(left)
+if(KEEP)
+  if(NOT left STREQUAL "${WORKDIR}/${KEEP}")
+    message(FATAL_ERROR "expected exactly ${KEEP} to be left; found: ${left}")
+  endif()
+  file(READ ${WORKDIR}/${KEEP} kept)
+  if(NOT kept MATCHES "${KEEP_REGEX}")
+    message(FATAL_ERROR "${KEEP} does not match '${KEEP_REGEX}':\n${kept}")
+  endif()
+elseif(left)
   message(FATAL_ERROR "files left behind: ${left}")
 endif()
 message(STATUS "rc=${rc}: ${err_stripped}")

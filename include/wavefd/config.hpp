@@ -42,6 +42,7 @@ struct RunConfig {
   std::string tuning;             // tuning file consulted by variant = "auto" ('' = the default file)
   long steps = 100;
   std::string init = "pulse";     // pulse | mode
+  double amplitude = 1;           // peak of the initial condition
   std::string summary = "wavefd-summary.json";
   std::string progress = "auto";  // auto | bar | line | none
   double status_interval = 10;    // seconds between status lines when not on a terminal

@@ -26,6 +26,12 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
+std::string format_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 struct RunResult {
   double seconds = 0;
   long steps = 0;          // done; fewer than asked when the field went non-finite
@@ -93,16 +99,16 @@ RunResult run_scheme(const Stencil& s, const SchemeSpec& spec, const KernelChoic
                                : std::cos(k[0] * o.x) * std::cos(k[1] * o.y) * std::cos(k[2] * o.z));
   }
   const double theta = std::acos(std::clamp(mu / 2, -1.0, 1.0));
-  const double kx = k[0], ky = k[1], kz = k[2], c1 = mode ? std::cos(theta) : 1.0;
+  const double kx = k[0], ky = k[1], kz = k[2], c1 = mode ? std::cos(theta) : 1.0, a = c.amplitude;
   auto shape = KOKKOS_LAMBDA(index_t i, index_t j, index_t kk)->double {
     const double x = double(i + off[0]), y = double(j + off[1]), z = double(kk + off[2]);
     if (!mode) {
       const double dx = x - 0.5 * double(N[0] - 1), dy = y - 0.5 * double(N[1] - 1),
                    dz = z - 0.5 * double(N[2] - 1);
-      return Kokkos::exp(-(dx * dx + dy * dy + dz * dz) / 32.0);
+      return a * Kokkos::exp(-(dx * dx + dy * dy + dz * dz) / 32.0);
     }
-    if (periodic) return Kokkos::cos(kx * x + ky * y + kz * z);
-    return Kokkos::sin(kx * (x + 1)) * Kokkos::sin(ky * (y + 1)) * Kokkos::sin(kz * (z + 1));
+    if (periodic) return a * Kokkos::cos(kx * x + ky * y + kz * z);
+    return a * Kokkos::sin(kx * (x + 1)) * Kokkos::sin(ky * (y + 1)) * Kokkos::sin(kz * (z + 1));
   };
   {
     auto u = engine.u().data;
@@ -196,6 +202,11 @@ int RunCommand::execute() {
     if (c.steps < 1) throw Error("scheme.steps = " + std::to_string(c.steps) + " must be >= 1");
     if (c.init != "pulse" && c.init != "mode")
       throw Error("scheme.init = '" + c.init + "' is unknown; accepted: pulse, mode");
+    const double largest = precision == Precision::f32 ? std::numeric_limits<float>::max()
+                                                       : std::numeric_limits<double>::max();
+    if (!(c.amplitude > 0 && c.amplitude <= largest))
+      throw Error("scheme.amplitude = " + format_number(c.amplitude) + " is outside 0 < a <= " +
+                  format_number(largest) + " (the largest " + c.precision + ")");
     if (!(c.status_interval > 0)) throw Error("output.status_interval must be > 0 seconds");
     if (c.check_interval < 1)
       throw Error("output.check_interval = " + std::to_string(c.check_interval) + " must be >= 1 (steps)");
@@ -275,7 +286,7 @@ int RunCommand::execute() {
                    {"scheme", {{"courant", spec.courant}, {"precision", c.precision},
                                {"variant", kernel.variant->name()}, {"variant_source", kernel.variant_source},
                                {"tile", to_string(kernel.tile)}, {"tile_source", kernel.tile_source},
-                               {"steps", c.steps}, {"init", c.init}}},
+                               {"steps", c.steps}, {"init", c.init}, {"amplitude", c.amplitude}}},
                    {"parallel", {{"ranks", spec.parallel.rank_grid}, {"transport", dist.transport},
                                  {"overlap", spec.parallel.overlap},
                                  {"ghost_fill", by_kernel ? "kernel" : "separate"}, {"gpu_aware", mpi_gpu_aware()},

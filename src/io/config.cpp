@@ -73,6 +73,10 @@ void add_run_options(CLI::App& run, RunConfig& c) {
   run.add_option("--scheme.init", c.init,
                  "pulse (Gaussian at the centre) | mode (exact eigenmode: the run reports its error)")
       ->capture_default_str();
+  run.add_option("--scheme.amplitude", c.amplitude,
+                 "Peak of the initial condition, 0 < a <= the largest number of the precision (near it the run "
+                 "overflows and the finiteness check stops it; tiny values reach subnormal numbers)")
+      ->capture_default_str();
   run.add_option("--output.summary", c.summary, "JSON summary written at the end ('' for none)")
       ->capture_default_str();
   run.add_option("--output.progress", c.progress, "auto | bar | line | none")->capture_default_str();

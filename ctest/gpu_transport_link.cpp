@@ -75,6 +75,8 @@ bool exchanges(bool mpi_gpu) {
                            cuda_check(cudaStreamCreate(&stream), "cudaStreamCreate");
                            {
                              NcclMessages nccl(m);
+                             NcclMessages sharing(m);  // alive at once: shares nccl's communicator
+                             sharing.post(send, recv, stream);
                              nccl.post(send, recv, stream);
                              cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
                            }

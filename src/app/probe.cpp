@@ -106,6 +106,7 @@ std::vector<double> time_rounds(Transport t, const ProbeSetup& p, const std::vec
   Subdomain no_walls = p.sub;
   for (auto& sides : no_walls.neighbour) sides = {p.sub.rank, p.sub.rank};
   std::vector<double> out;
+  std::unique_ptr<Halo<T>> kept;  // alive until the next is built: NCCL halos then share one communicator
   for (const Round& r : rounds) {
     std::vector<Offset> reach;  // the stencil "reads" only across the faces of this round's pair
     for (int side : sides_in_round(r, p.sub, p.split.rank_grid(), p.periodic)) {
@@ -118,13 +119,14 @@ std::vector<double> time_rounds(Transport t, const ProbeSetup& p, const std::vec
       const Layout layout = make_layout(r.axis == 2 ? Index3{m, 1, 1} : Index3{1, 1, m}, 1, false, sizeof(T));
       const HaloSpec spec{.boundary = Boundary::periodic, .transport = t, .decomposition = p.split, .sub = no_walls,
                           .layout = layout, .offsets = reach};
-      const std::unique_ptr<Halo<T>> halo = make_halo<T>(spec);
+      std::unique_ptr<Halo<T>> halo = make_halo<T>(spec);
       Field<T> f = make_field<T>("wavefd::probe_field", layout);
       Kokkos::deep_copy(f.data, T(1));
       const Stats s = time_in_step([&] {
         for (int i = 0; i < p.iters; ++i) halo->start(f), halo->finish(f);
       }, p.warmup, p.reps);
       out.push_back(reach.empty() ? 0.0 : s.min / p.iters);
+      kept = std::move(halo);
     }
   }
   return out;

@@ -22,6 +22,27 @@ constexpr ncclDataType_t nccl_type() {
   return sizeof(T) == 4 ? ncclFloat : ncclDouble;
 }
 
+using Communicator = std::shared_ptr<std::remove_pointer_t<ncclComm_t>>;
+
+// One communicator for all the exchanges alive at once: making one takes about a second and is a
+// collective over every rank. Halos are built and dropped in the same order on every rank (both
+// are collective), so every rank finds the cache in the same state.
+Communicator world_communicator() {
+  static std::weak_ptr<std::remove_pointer_t<ncclComm_t>> cache;
+  if (Communicator live = cache.lock()) return live;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  ncclUniqueId id;
+  if (rank == 0) nccl_check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+  ncclComm_t comm{};
+  nccl_check(ncclCommInitRank(&comm, size, id, rank), "ncclCommInitRank");
+  Communicator made(comm, [](ncclComm_t c) { ncclCommDestroy(c); });
+  cache = made;
+  return made;
+}
+
 }  // namespace
 
 std::string nccl_library_version() {
@@ -30,14 +51,8 @@ std::string nccl_library_version() {
   return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
 }
 
-NcclMessages::NcclMessages(const std::vector<GhostMessage>& messages) : messages_(&messages) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  ncclUniqueId id;
-  if (rank == 0) nccl_check(ncclGetUniqueId(&id), "ncclGetUniqueId");
-  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
-  nccl_check(ncclCommInitRank(&comm_, size, id, rank), "ncclCommInitRank");
+NcclMessages::NcclMessages(const std::vector<GhostMessage>& messages)
+    : messages_(&messages), comm_(world_communicator()) {
   for (std::size_t i = 0; i < messages.size(); ++i) sends_.push_back(i), recvs_.push_back(i);
   const auto& m = messages;
   std::sort(sends_.begin(), sends_.end(), [&](std::size_t a, std::size_t b) {
@@ -48,17 +63,17 @@ NcclMessages::NcclMessages(const std::vector<GhostMessage>& messages) : messages
   });
 }
 
-NcclMessages::~NcclMessages() { ncclCommDestroy(comm_); }
+NcclMessages::~NcclMessages() = default;
 
 template <class T>
 void NcclMessages::post(const T* send, T* recv, cudaStream_t stream) {
   const auto& m = *messages_;
   nccl_check(ncclGroupStart(), "ncclGroupStart");
   for (std::size_t i : recvs_)
-    nccl_check(ncclRecv(recv + m[i].recv_at, m[i].recv.size(), nccl_type<T>(), m[i].peer, comm_, stream),
+    nccl_check(ncclRecv(recv + m[i].recv_at, m[i].recv.size(), nccl_type<T>(), m[i].peer, comm_.get(), stream),
                "ncclRecv");
   for (std::size_t i : sends_)
-    nccl_check(ncclSend(send + m[i].send_at, m[i].send.size(), nccl_type<T>(), m[i].peer, comm_, stream),
+    nccl_check(ncclSend(send + m[i].send_at, m[i].send.size(), nccl_type<T>(), m[i].peer, comm_.get(), stream),
                "ncclSend");
   nccl_check(ncclGroupEnd(), "ncclGroupEnd");
 }

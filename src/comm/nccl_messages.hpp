@@ -6,7 +6,9 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "comm/ghost_message.hpp"
@@ -17,8 +19,9 @@ std::string nccl_library_version();  // of the libnccl in use, e.g. "2.28.3"
 
 class NcclMessages {
  public:
-  // Collective over MPI_COMM_WORLD: rank 0 makes the NCCL id and broadcasts it with MPI.
-  // `messages` must outlive this object.
+  // Collective over MPI_COMM_WORLD: rank 0 makes the NCCL id and broadcasts it with MPI, unless
+  // another NcclMessages is alive, whose communicator this one shares. `messages` must outlive
+  // this object.
   explicit NcclMessages(const std::vector<GhostMessage>& messages);
   ~NcclMessages();
   NcclMessages(const NcclMessages&) = delete;
@@ -32,7 +35,7 @@ class NcclMessages {
 
  private:
   const std::vector<GhostMessage>* messages_;
-  ncclComm_t comm_{};
+  std::shared_ptr<std::remove_pointer_t<ncclComm_t>> comm_;
   std::vector<std::size_t> sends_, recvs_;  // message indices in (peer, tag) order
 };
 

@@ -23,8 +23,8 @@ log "verify --quick"
 $B verify --quick 2>&1 | tail -3 | tee -a "$OUT/log.txt"
 G="--family star --M 4 --n 512 512 512 --precision float --steps 20 --reps 5"
 V=cuda-star-tma,cuda-star-stream,mdrange-stream
-log "bench full step, local, ghosts as auto picks (by the kernel where the variant writes them)"
-$B bench $G --variant $V --ghost-fill auto --json "$OUT/bench-local-kernel.json" 2>&1 | tee -a "$OUT/log.txt"
+log "bench full step, local, overlap on, ghosts as auto picks (by the kernel where the variant writes them)"
+$B bench $G --variant $V --ghost-fill auto --overlap true --json "$OUT/bench-local-kernel.json" 2>&1 | tee -a "$OUT/log.txt"
 for overlap in true false; do
   log "bench full step, local, separate fill pass, overlap $overlap"
   $B bench $G --variant $V --ghost-fill separate --overlap $overlap \
@@ -51,6 +51,10 @@ for fill in kernel separate; do
 done
 log "1 rank vs 2 ranks: result blocks"
 grep -A6 '"result"' "$W/run-np1.json" "$W/run-np2-mpi.json" | tee -a "$OUT/log.txt"
+log "link probe, every transport in self-exchange"
+$B probe --transport all --json "$OUT/probe.json" 2>&1 | tail -12 | tee -a "$OUT/log.txt"
+log "NCCL and GPU-aware MPI calls outside Kokkos (scripts/check_gpu_transports.sh)"
+scripts/check_gpu_transports.sh 2>&1 | tail -6 | tee -a "$OUT/log.txt"
 tar -C "$W" -cf "$OUT/runs.tar" .
 if [ "${VERIFY_FULL:-0}" = 1 ]; then
   log "verify (all stencils), 1 rank"
@@ -58,3 +62,5 @@ if [ "${VERIFY_FULL:-0}" = 1 ]; then
   log "verify (all stencils), 2 ranks sharing the GPU, transport mpi"
   mpirun -np 2 $B verify --transport mpi 2>&1 | tail -2 | tee -a "$OUT/log.txt"
 fi
+# The device tool returns a few files only: the JSON results travel as one archive.
+(cd "$OUT" && tar -cf json.tar ./*.json && rm -f ./*.json)

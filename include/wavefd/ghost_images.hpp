@@ -125,6 +125,10 @@ struct GhostImages {
                                 const T (&value)[V]) const {
     const bool z_near = active && (z < h || z >= n[2] - h);
     if (!c.any && !z_near) return;
+    if (c.x_run && !c.y_has && !z_near) {  // the common image: one wrapped run along x (sign +1)
+      store_run<Vector>(f + p + c.x_to[0], T(1), value);  // kept short: it diverges from its warp
+      return;
+    }
     if (c.general) {
       for (int v = 0; v < V; ++v)
         for_each(x + v, y, z, [&](std::int64_t q, int sign) { f[q] = T(sign) * value[v]; });

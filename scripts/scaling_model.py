@@ -29,7 +29,7 @@ import sys
 
 PROG = "scaling_model.py"
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-H200 = os.path.join(REPO, "bench", "results", "h200", "issue10")
+H200 = os.path.join(REPO, "bench", "results", "h200", "issue10-ghost-images", "2971ca2")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -296,8 +296,8 @@ def main(argv):
     ap = OneLineParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     pr = sub.add_parser("project", help="weak and strong efficiency on GPUs (default: H200 inputs)")
-    pr.add_argument("--bench-local", default=os.path.join(H200, "bench-local-overlap-false.json"),
-                    help="bench JSON, one GPU, transport local: kernel, full step, ghost fill")
+    pr.add_argument("--bench-local", default=os.path.join(H200, "bench-local-kernel.json"),
+                    help="bench JSON, one GPU, transport local: kernel and full step (its ghosts filled either way)")
     pr.add_argument("--bench-exchange", default=os.path.join(H200, "bench-nccl-overlap-true.json"),
                     help="bench JSON, one GPU, an exchanging transport in self-exchange: exchange, core, shell")
     pr.add_argument("--bench-exchange-off", default=os.path.join(H200, "bench-nccl-overlap-false.json"),

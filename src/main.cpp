@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -138,6 +139,12 @@ int main(int argc, char** argv) {
       return root && *e.what() ? fail(e.what(), 2) : 2;
     } catch (const wavefd::Error& e) {
       return fail_here(e.what(), 2);
+    } catch (const std::bad_alloc& e) {  // operator new; Kokkos 4's allocation failures
+      return fail_here(std::string("memory allocation failed: ") + e.what(), 3);
+#if KOKKOS_VERSION >= 50200
+    } catch (const Kokkos::Experimental::BadAlloc& e) {  // Kokkos 5.2's (earlier 5.x: a runtime_error)
+      return fail_here(std::string("memory allocation failed: ") + e.what(), 3);
+#endif
     } catch (const std::exception& e) {
       return fail_here(std::string("internal: ") + e.what(), 3);
     }

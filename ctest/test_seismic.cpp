@@ -1,0 +1,138 @@
+// Unit tests of the seismic model's parameters: velocity models, wavelets, time step.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "wavefd/time_step.hpp"
+#include "wavefd/velocity.hpp"
+#include "wavefd/wavelet.hpp"
+
+namespace {
+
+using namespace wavefd;
+
+template <class F>
+void expect_error(F&& f, const std::string& part) {
+  try {
+    f();
+    ADD_FAILURE() << "no Error thrown; expected one containing: " << part;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos)
+        << "message: " << e.what() << "\nexpected to contain: " << part;
+  }
+}
+
+// --- velocity models ----------------------------------------------------------------------------
+
+TEST(Velocity, ConstantFillsEveryPointOfTheBox) {
+  const auto m = make_constant_velocity(2000);
+  const Box box{{2, 3, 5}, {6, 5, 8}};
+  const std::vector<double> v = m->fill(box, 20);
+  ASSERT_EQ(v.size(), std::size_t(box.size()));
+  for (double s : v) EXPECT_EQ(s, 2000);
+  EXPECT_EQ(m->vmin({10, 10, 10}, 20), 2000);
+  EXPECT_EQ(m->vmax({10, 10, 10}, 20), 2000);
+}
+
+TEST(Velocity, LayeredTakesTheLayerAtOrAboveEachDepth) {
+  // Tops at 0, 100 and 250 m; spacing 50 m: z = 0, 1 -> 1500; z = 2..4 (100..200 m) -> 2500; z >= 5 -> 4000.
+  const auto m = make_layered_velocity({{0, 1500}, {100, 2500}, {250, 4000}});
+  const Box box{{0, 0, 0}, {3, 2, 7}};
+  const std::vector<double> v = m->fill(box, 50);
+  const double want[7] = {1500, 1500, 2500, 2500, 2500, 4000, 4000};
+  for (index_t z = 0; z < 7; ++z)
+    for (index_t i = 0; i < 6; ++i) EXPECT_EQ(v[std::size_t(z * 6 + i)], want[z]) << "z = " << z;
+  EXPECT_EQ(m->vmin({4, 4, 7}, 50), 1500);
+  EXPECT_EQ(m->vmax({4, 4, 7}, 50), 4000);
+  EXPECT_EQ(m->vmax({4, 4, 5}, 50), 2500);  // the deepest layer lies below a 5-plane grid
+  // A box that starts deeper, as a rank below the top holds it: global z, not local.
+  const std::vector<double> deep = m->fill(Box{{0, 0, 4}, {1, 1, 6}}, 50);
+  EXPECT_EQ(deep, (std::vector<double>{2500, 4000}));
+}
+
+TEST(Velocity, BadLayersAreRefusedNamingTheKey) {
+  expect_error([] { make_layered_velocity({}); }, "velocity.layer: a layered model needs at least one layer");
+  expect_error([] { make_layered_velocity({{10, 1500}}); }, "velocity.layer[0].top = 10 must be 0");
+  expect_error([] { make_layered_velocity({{0, 1500}, {200, 2000}, {200, 3000}}); },
+               "velocity.layer[2].top = 200 must be deeper than the layer above it (200 m)");
+  expect_error([] { make_layered_velocity({{0, 1500}, {100, -2}}); },
+               "velocity.layer[1].speed = -2 must be a finite speed > 0 (m/s)");
+  expect_error([] { make_layered_velocity({{0, NAN}}); }, "velocity.layer[0].speed = nan must be a finite speed");
+  expect_error([] { make_constant_velocity(0); }, "velocity.speed = 0 must be a finite speed > 0");
+}
+
+TEST(Velocity, GradientGrowsWithDepthAndMustStayPositive) {
+  const auto m = make_gradient_velocity(1500, 0.5);
+  const std::vector<double> v = m->fill(Box{{0, 0, 0}, {1, 1, 4}}, 20);
+  EXPECT_EQ(v, (std::vector<double>{1500, 1510, 1520, 1530}));
+  EXPECT_EQ(m->vmin({8, 8, 4}, 20), 1500);
+  EXPECT_EQ(m->vmax({8, 8, 4}, 20), 1530);
+  const auto falling = make_gradient_velocity(1000, -2);
+  EXPECT_EQ(falling->vmin({8, 8, 25}, 20), 40);  // 1000 - 2 * 480
+  expect_error([&] { falling->vmin({8, 8, 100}, 20); },
+               "velocity.gradient = -2 makes the speed -2960 m/s at the depth 1980 m of the grid");
+  expect_error([] { make_gradient_velocity(1500, INFINITY); }, "velocity.gradient = inf must be finite");
+}
+
+// --- wavelets -----------------------------------------------------------------------------------
+
+TEST(Wavelet, RickerPeaksAtItsDelayAndCrossesZeroWhereTheFormulaSays) {
+  const double f = 15, delay = 0.1;
+  const auto w = make_ricker(f, delay);
+  EXPECT_DOUBLE_EQ(w->at(delay), 1.0);
+  const double zero = 1 / (std::numbers::sqrt2 * std::numbers::pi * f);  // 1 - 2 a^2 = 0
+  EXPECT_NEAR(w->at(delay + zero), 0.0, 1e-15);
+  EXPECT_NEAR(w->at(delay - zero), 0.0, 1e-15);
+  EXPECT_LT(w->at(delay + 2 * zero), 0.0);  // the side lobes are negative
+  // No net force: the integral over the pulse vanishes (trapezoid rule, 0 .. 2 delay).
+  double sum = 0;
+  const int n = 20000;
+  for (int i = 0; i <= n; ++i) sum += (i == 0 || i == n ? 0.5 : 1.0) * w->at(2 * delay * i / n);
+  EXPECT_NEAR(sum * 2 * delay / n, 0.0, 1e-6);
+  EXPECT_EQ(w->max_frequency(), 45);
+  expect_error([] { make_ricker(0, 0.1); }, "source.frequency = 0 must be a finite frequency > 0 (Hz)");
+  expect_error([] { make_ricker(10, -1); }, "source.delay = -1 must be >= 0 (s)");
+}
+
+TEST(Wavelet, MinimodsWaveletMatchesTheReferenceFormula) {
+  const auto w = make_minimod_wavelet(25);
+  const double sigma = 15, S = 8, tau = 1;
+  EXPECT_DOUBLE_EQ(w->at(tau / sigma), -2 * S * sigma * sigma);  // -3600
+  for (double t : {0.0, 0.03, 0.05, 0.08, 0.2}) {
+    const double d = sigma * t - tau;
+    EXPECT_DOUBLE_EQ(w->at(t), -2 * S * sigma * (sigma - 2 * sigma * S * d * d) * std::exp(-S * d * d));
+  }
+}
+
+// --- time step ----------------------------------------------------------------------------------
+
+TEST(TimeStep, StarStencilsGiveMinimodsTimeStep) {
+  // minimod: dt = 2 CFL h / (sqrt(S) vmax), S = sum of |weights| (h = 1), CFL 0.8, h 20 m, vmax 4500.
+  for (int M : {1, 2, 4, 8}) {
+    const Stencil s = make_star(M);
+    double S = 0;
+    for (double a : s.weights) S += std::abs(a);
+    const SeismicTimeStep t = seismic_time_step(s, 20, 4500, 0.8);
+    EXPECT_NEAR(t.dt, 2 * 0.8 * 20 / (std::sqrt(S) * 4500), 1e-9 * t.dt) << s.name;
+    EXPECT_NEAR(t.courant, 0.8 * s.max_courant, 1e-15);
+  }
+  EXPECT_NEAR(seismic_time_step(make_star(4), 20, 4500, 0.8).dt, 1.61e-3, 0.005e-3);  // minimod's "about 1.61 ms"
+}
+
+TEST(TimeStep, AboveTheLimitIsRefused) {
+  const Stencil s = make_star(4);
+  expect_error([&] { seismic_time_step(s, 20, 4500, 1.2); },
+               "scheme.cfl = 1.2 is outside 0 < cfl <= 1 (the fraction of the stable limit: star M=4's stable "
+               "Courant number 0.452856 allows dt <= 0.00201269 s at vmax 4500 m/s and spacing 20 m)");
+  expect_error([&] { seismic_time_step(s, 20, 4500, 0); }, "scheme.cfl = 0 is outside 0 < cfl <= 1");
+  expect_error([&] { seismic_time_step(s, -5, 4500, 0.5); }, "grid.spacing = -5 must be a finite length > 0 (m)");
+  const SeismicTimeStep ok = check_time_step(s, 20, 4500, 0.002);
+  EXPECT_NEAR(ok.courant, 0.45, 1e-15);
+  expect_error([&] { check_time_step(s, 20, 4500, 0.0021); },
+               "scheme.dt = 0.0021 s is not stable: star M=4's stable Courant number 0.452856 allows dt <= 0.00201269 s");
+}
+
+}  // namespace

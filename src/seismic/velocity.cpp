@@ -1,0 +1,121 @@
+#include "wavefd/velocity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace wavefd {
+namespace {
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+void check_speed(double v, const std::string& key) {
+  if (!(std::isfinite(v) && v > 0)) throw Error(key + " = " + number(v) + " must be a finite speed > 0 (m/s)");
+}
+
+// A model whose speed depends on depth only: evaluated once per plane.
+class DepthModel : public VelocityModel {
+ public:
+  virtual double at_depth(double depth) const = 0;
+
+  std::vector<double> fill(const Box& box, double h) const override {
+    std::vector<double> v;
+    v.reserve(std::size_t(box.size()));
+    for (index_t z = box.lo[2]; z < box.hi[2]; ++z) {
+      const double speed = at_depth(double(z) * h);
+      v.insert(v.end(), std::size_t(box.extent(0) * box.extent(1)), speed);
+    }
+    return v;
+  }
+  double vmin(const Index3& n, double h) const override { return extreme(n, h, false); }
+  double vmax(const Index3& n, double h) const override { return extreme(n, h, true); }
+
+ private:
+  double extreme(const Index3& n, double h, bool largest) const {
+    double e = at_depth(0);
+    for (index_t z = 1; z < n[2]; ++z) e = largest ? std::max(e, at_depth(double(z) * h)) : std::min(e, at_depth(double(z) * h));
+    return e;
+  }
+};
+
+class Constant final : public DepthModel {
+ public:
+  explicit Constant(double v) : v_(v) {}
+  std::string describe() const override { return "constant " + number(v_) + " m/s"; }
+  double at_depth(double) const override { return v_; }
+
+ private:
+  double v_;
+};
+
+class Layered final : public DepthModel {
+ public:
+  explicit Layered(std::vector<Layer> layers) : layers_(std::move(layers)) {}
+  std::string describe() const override {
+    std::string s = "layered:";
+    for (const Layer& l : layers_) s += " " + number(l.speed) + " m/s from " + number(l.top) + " m,";
+    s.pop_back();
+    return s;
+  }
+  double at_depth(double depth) const override {
+    // The deepest layer whose top is at or above the point.
+    auto next = std::upper_bound(layers_.begin(), layers_.end(), depth,
+                                 [](double d, const Layer& l) { return d < l.top; });
+    return std::prev(next)->speed;
+  }
+
+ private:
+  std::vector<Layer> layers_;
+};
+
+class Gradient final : public DepthModel {
+ public:
+  Gradient(double v0, double g) : v0_(v0), g_(g) {}
+  std::string describe() const override {
+    return "gradient " + number(v0_) + " m/s + " + number(g_) + " /s x depth";
+  }
+  double at_depth(double depth) const override { return v0_ + g_ * depth; }
+  double vmin(const Index3& n, double h) const override {
+    const double v = DepthModel::vmin(n, h);
+    if (!(v > 0))
+      throw Error("velocity.gradient = " + number(g_) + " makes the speed " + number(v) + " m/s at the depth " +
+                  number(double(n[2] - 1) * h) + " m of the grid; accepted: speed + gradient * depth > 0");
+    return v;
+  }
+
+ private:
+  double v0_, g_;
+};
+
+}  // namespace
+
+std::unique_ptr<VelocityModel> make_constant_velocity(double speed) {
+  check_speed(speed, "velocity.speed");
+  return std::make_unique<Constant>(speed);
+}
+
+std::unique_ptr<VelocityModel> make_layered_velocity(std::vector<Layer> layers) {
+  if (layers.empty()) throw Error("velocity.layer: a layered model needs at least one layer");
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const std::string key = "velocity.layer[" + std::to_string(i) + "]";
+    check_speed(layers[i].speed, key + ".speed");
+    if (i == 0 && layers[i].top != 0)
+      throw Error(key + ".top = " + number(layers[i].top) + " must be 0 (the first layer starts at the top)");
+    if (i > 0 && !(layers[i].top > layers[i - 1].top))
+      throw Error(key + ".top = " + number(layers[i].top) + " must be deeper than the layer above it (" +
+                  number(layers[i - 1].top) + " m)");
+  }
+  return std::make_unique<Layered>(std::move(layers));
+}
+
+std::unique_ptr<VelocityModel> make_gradient_velocity(double speed, double gradient) {
+  check_speed(speed, "velocity.speed");
+  if (!std::isfinite(gradient)) throw Error("velocity.gradient = " + number(gradient) + " must be finite (1/s)");
+  return std::make_unique<Gradient>(speed, gradient);
+}
+
+}  // namespace wavefd

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "wavefd/pml_profile.hpp"
 #include "wavefd/time_step.hpp"
 #include "wavefd/velocity.hpp"
 #include "wavefd/wavelet.hpp"
@@ -133,6 +134,48 @@ TEST(TimeStep, AboveTheLimitIsRefused) {
   EXPECT_NEAR(ok.courant, 0.45, 1e-15);
   expect_error([&] { check_time_step(s, 20, 4500, 0.0021); },
                "scheme.dt = 0.0021 s is not stable: star M=4's stable Courant number 0.452856 allows dt <= 0.00201269 s");
+}
+
+// --- PML damping profile ---------------------------------------------------------------------
+
+TEST(PmlProfile, MinimodsParameters) {
+  EXPECT_EQ(pml_width(4500, 25, 20, 3), 27);  // 3 wavelengths of vmax / fmax at 20 m
+  const double dt = seismic_time_step(make_star(4), 20, 4500, 0.8).dt;
+  EXPECT_NEAR(pml_peak(dt, 4500, 27, 20), 0.139, 0.0005);  // "about 0.14"
+  expect_error([] { pml_width(4500, 25, 20, 0.001); }, "pml.wavelengths = 0.001");
+}
+
+TEST(PmlProfile, SymmetricMirrorsTheLowEnd) {
+  const index_t n = 100;
+  const int w = 27;
+  const double P = 0.5;
+  const std::vector<double> eta = pml_profile(n, w, P, PmlProfile::symmetric);
+  ASSERT_EQ(eta.size(), std::size_t(n + 2));
+  auto at = [&](index_t i) { return eta[std::size_t(i + 1)]; };
+  EXPECT_DOUBLE_EQ(at(0), P);                     // outermost: m = width
+  EXPECT_DOUBLE_EQ(at(w - 1), P / (w * w));       // innermost: m = 1
+  EXPECT_EQ(at(w), 0.0);
+  EXPECT_DOUBLE_EQ(at(-1), P * (28.0 / 27) * (28.0 / 27));  // the ghost continues the parabola
+  for (index_t i = -1; i <= n; ++i) EXPECT_EQ(at(i), at(n - 1 - i)) << "i = " << i;
+  for (index_t i = w; i < n - w; ++i) EXPECT_EQ(at(i), 0.0);
+}
+
+TEST(PmlProfile, MinimodsHighEndSitsTwoCellsOut) {
+  const index_t n = 100;
+  const int w = 27;
+  const double P = 0.5;
+  const std::vector<double> eta = pml_profile(n, w, P, PmlProfile::minimod);
+  auto at = [&](index_t i) { return eta[std::size_t(i + 1)]; };
+  auto value = [&](double m) { return P * (m / w) * (m / w); };
+  EXPECT_EQ(at(-1), 0.0);  // the reference code's ghost below the low end
+  for (index_t i = 0; i < w; ++i) EXPECT_DOUBLE_EQ(at(i), value(double(w - i)));
+  EXPECT_EQ(at(n - w), 0.0);      // the first cell of the high layer is not damped,
+  EXPECT_EQ(at(n - w + 1), 0.0);  // nor the second,
+  EXPECT_DOUBLE_EQ(at(n - w + 2), value(1));  // then m = 1 ..
+  EXPECT_DOUBLE_EQ(at(n - 1), value(w - 2));  // .. to width - 2 at the outermost cell,
+  EXPECT_DOUBLE_EQ(at(n), value(w - 1));      // width - 1 in the ghost
+  expect_error([] { pml_profile(50, 26, 1, PmlProfile::symmetric); },
+               "pml.width = 26 cells does not fit twice in an axis of 50 points");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "wavefd/pml_profile.hpp"
+#include "wavefd/point_spread.hpp"
 #include "wavefd/time_step.hpp"
 #include "wavefd/velocity.hpp"
 #include "wavefd/wavelet.hpp"
@@ -176,6 +177,62 @@ TEST(PmlProfile, MinimodsHighEndSitsTwoCellsOut) {
   EXPECT_DOUBLE_EQ(at(n), value(w - 1));      // width - 1 in the ghost
   expect_error([] { pml_profile(50, 26, 1, PmlProfile::symmetric); },
                "pml.width = 26 cells does not fit twice in an axis of 50 points");
+}
+
+// --- off-grid sources and receivers -------------------------------------------------------------
+
+// sum of w f(at) over the weights: the interpolated value of f.
+template <class F>
+double interpolate(const std::vector<GridWeight>& ws, F f) {
+  double v = 0;
+  for (const GridWeight& g : ws) v += g.weight * f(double(g.at[0]), double(g.at[1]), double(g.at[2]));
+  return v;
+}
+
+TEST(PointSpread, AGridPointGetsTheSingleWeightOne) {
+  for (Spreading kind : {Spreading::trilinear, Spreading::sinc}) {
+    const auto ws = spread_weights({10, 3, 7}, kind, {20, 20, 20}, "source[0].position");
+    ASSERT_EQ(ws.size(), 1u) << to_string(kind);
+    EXPECT_EQ(ws[0].at, (Index3{10, 3, 7}));
+    EXPECT_EQ(ws[0].weight, 1.0);
+  }
+  // On a grid plane in one axis only: 4 trilinear points, 64 sinc points.
+  EXPECT_EQ(spread_weights({10, 3.5, 7.25}, Spreading::trilinear, {20, 20, 20}, "r").size(), 4u);
+  EXPECT_EQ(spread_weights({10, 9.5, 7.25}, Spreading::sinc, {20, 20, 20}, "r").size(), 64u);
+}
+
+TEST(PointSpread, TrilinearIsExactForLinearFields) {
+  const std::array<double, 3> p{4.3, 7.75, 2.125};
+  const auto ws = spread_weights(p, Spreading::trilinear, {16, 16, 16}, "r");
+  EXPECT_EQ(ws.size(), 8u);
+  auto f = [](double x, double y, double z) { return 1.5 + 2 * x - 3 * y + 0.5 * z; };
+  EXPECT_NEAR(interpolate(ws, f), f(p[0], p[1], p[2]), 1e-12);
+  EXPECT_NEAR(interpolate(ws, [](double, double, double) { return 1.0; }), 1.0, 1e-15);
+}
+
+TEST(PointSpread, SincInterpolatesBandLimitedFieldsBetterThanTrilinear) {
+  // A wave of 8 cells per wavelength along each axis (k = pi/4, half of the half-Nyquist limit).
+  const double k = std::numbers::pi / 4;
+  auto f = [&](double x, double y, double z) { return std::cos(k * x) * std::cos(k * y) * std::cos(k * z); };
+  const std::array<double, 3> p{20.5, 21.5, 22.5};  // half a cell off on every axis: the worst case
+  const double exact = f(p[0], p[1], p[2]);
+  const auto sinc = spread_weights(p, Spreading::sinc, {48, 48, 48}, "r");
+  const auto lin = spread_weights(p, Spreading::trilinear, {48, 48, 48}, "r");
+  EXPECT_EQ(sinc.size(), 512u);
+  const double sinc_error = std::abs(interpolate(sinc, f) - exact), lin_error = std::abs(interpolate(lin, f) - exact);
+  EXPECT_LT(sinc_error, 0.003) << "trilinear: " << lin_error;
+  EXPECT_GT(lin_error, 0.02);  // 1 - cos(pi/8)^3 of a value ~0.3
+  EXPECT_NEAR(interpolate(sinc, [](double, double, double) { return 1.0; }), 1.0, 0.01);
+}
+
+TEST(PointSpread, SupportOutsideTheGridIsLeftOutAndPositionsOutsideAreRefused) {
+  const auto ws = spread_weights({1.5, 8, 8}, Spreading::sinc, {16, 16, 16}, "r");
+  EXPECT_EQ(ws.size(), 6u);  // x nodes -2 .. 5, of which 0 .. 5 exist
+  for (const GridWeight& g : ws) EXPECT_GE(g.at[0], 0);
+  expect_error([] { spread_weights({3, 16.2, 3}, Spreading::sinc, {16, 16, 16}, "source[1].position"); },
+               "source[1].position[y] = 16.2 (grid units) is outside the grid; accepted: 0 .. 15");
+  expect_error([] { parse_spreading("cubic", "source.spreading"); },
+               "source.spreading = 'cubic' is unknown; accepted: trilinear, sinc");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // Basic types shared by every part of wavefd.
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -17,6 +18,13 @@ inline std::string_view to_string(Precision p) { return p == Precision::f32 ? "f
 
 // Axis d (0, 1, 2) as messages name it: x, y, z.
 inline constexpr char axis_name(int d) { return "xyz"[d]; }
+
+// A number as messages print it: 6 significant digits ("0.452856", "1e+39").
+inline std::string format_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
 
 // A user-facing error: one line, naming the offending parameter and its accepted range.
 // main() prints it as "wavefd: error: <what>" and exits with status 2.

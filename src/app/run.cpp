@@ -26,12 +26,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-std::string format_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 struct RunResult {
   double seconds = 0;
   long steps = 0;          // done; fewer than asked when the field went non-finite

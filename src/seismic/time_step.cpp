@@ -6,22 +6,16 @@
 namespace wavefd {
 namespace {
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 void check_inputs(const Stencil& s, double h, double vmax) {
-  if (!(std::isfinite(h) && h > 0)) throw Error("grid.spacing = " + number(h) + " must be a finite length > 0 (m)");
+  if (!(std::isfinite(h) && h > 0)) throw Error("grid.spacing = " + format_number(h) + " must be a finite length > 0 (m)");
   if (!(std::isfinite(vmax) && vmax > 0)) throw Error("the fastest speed of the velocity model must be > 0 (m/s)");
   if (!(s.max_courant > 0)) throw Error("stencil " + s.name + " has no stable time step");
 }
 
 // "star M=4's stable limit 0.452856 allows dt <= 2.01 ms at vmax 4500 m/s, h 20 m"
 std::string limit_text(const Stencil& s, double h, double vmax) {
-  return s.name + "'s stable Courant number " + number(s.max_courant) + " allows dt <= " +
-         number(s.max_courant * h / vmax) + " s at vmax " + number(vmax) + " m/s and spacing " + number(h) + " m";
+  return s.name + "'s stable Courant number " + format_number(s.max_courant) + " allows dt <= " +
+         format_number(s.max_courant * h / vmax) + " s at vmax " + format_number(vmax) + " m/s and spacing " + format_number(h) + " m";
 }
 
 }  // namespace
@@ -29,7 +23,7 @@ std::string limit_text(const Stencil& s, double h, double vmax) {
 SeismicTimeStep seismic_time_step(const Stencil& s, double h, double vmax, double cfl) {
   check_inputs(s, h, vmax);
   if (!(std::isfinite(cfl) && cfl > 0 && cfl <= 1))
-    throw Error("scheme.cfl = " + number(cfl) + " is outside 0 < cfl <= 1 (the fraction of the stable limit: " +
+    throw Error("scheme.cfl = " + format_number(cfl) + " is outside 0 < cfl <= 1 (the fraction of the stable limit: " +
                 limit_text(s, h, vmax) + ")");
   const double dt = cfl * s.max_courant * h / vmax;
   return {dt, vmax * dt / h, s.max_courant};
@@ -38,7 +32,7 @@ SeismicTimeStep seismic_time_step(const Stencil& s, double h, double vmax, doubl
 SeismicTimeStep check_time_step(const Stencil& s, double h, double vmax, double dt) {
   check_inputs(s, h, vmax);
   if (!(std::isfinite(dt) && dt > 0 && vmax * dt / h <= s.max_courant))
-    throw Error("scheme.dt = " + number(dt) + " s is not stable: " + limit_text(s, h, vmax));
+    throw Error("scheme.dt = " + format_number(dt) + " s is not stable: " + limit_text(s, h, vmax));
   return {dt, vmax * dt / h, s.max_courant};
 }
 

@@ -7,14 +7,8 @@
 namespace wavefd {
 namespace {
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 void check_speed(double v, const std::string& key) {
-  if (!(std::isfinite(v) && v > 0)) throw Error(key + " = " + number(v) + " must be a finite speed > 0 (m/s)");
+  if (!(std::isfinite(v) && v > 0)) throw Error(key + " = " + format_number(v) + " must be a finite speed > 0 (m/s)");
 }
 
 // A model whose speed depends on depth only: evaluated once per plane.
@@ -45,7 +39,7 @@ class DepthModel : public VelocityModel {
 class Constant final : public DepthModel {
  public:
   explicit Constant(double v) : v_(v) {}
-  std::string describe() const override { return "constant " + number(v_) + " m/s"; }
+  std::string describe() const override { return "constant " + format_number(v_) + " m/s"; }
   double at_depth(double) const override { return v_; }
 
  private:
@@ -57,7 +51,7 @@ class Layered final : public DepthModel {
   explicit Layered(std::vector<Layer> layers) : layers_(std::move(layers)) {}
   std::string describe() const override {
     std::string s = "layered:";
-    for (const Layer& l : layers_) s += " " + number(l.speed) + " m/s from " + number(l.top) + " m,";
+    for (const Layer& l : layers_) s += " " + format_number(l.speed) + " m/s from " + format_number(l.top) + " m,";
     s.pop_back();
     return s;
   }
@@ -76,14 +70,14 @@ class Gradient final : public DepthModel {
  public:
   Gradient(double v0, double g) : v0_(v0), g_(g) {}
   std::string describe() const override {
-    return "gradient " + number(v0_) + " m/s + " + number(g_) + " /s x depth";
+    return "gradient " + format_number(v0_) + " m/s + " + format_number(g_) + " /s x depth";
   }
   double at_depth(double depth) const override { return v0_ + g_ * depth; }
   double vmin(const Index3& n, double h) const override {
     const double v = DepthModel::vmin(n, h);
     if (!(v > 0))
-      throw Error("velocity.gradient = " + number(g_) + " makes the speed " + number(v) + " m/s at the depth " +
-                  number(double(n[2] - 1) * h) + " m of the grid; accepted: speed + gradient * depth > 0");
+      throw Error("velocity.gradient = " + format_number(g_) + " makes the speed " + format_number(v) + " m/s at the depth " +
+                  format_number(double(n[2] - 1) * h) + " m of the grid; accepted: speed + gradient * depth > 0");
     return v;
   }
 
@@ -104,17 +98,17 @@ std::unique_ptr<VelocityModel> make_layered_velocity(std::vector<Layer> layers) 
     const std::string key = "velocity.layer[" + std::to_string(i) + "]";
     check_speed(layers[i].speed, key + ".speed");
     if (i == 0 && layers[i].top != 0)
-      throw Error(key + ".top = " + number(layers[i].top) + " must be 0 (the first layer starts at the top)");
+      throw Error(key + ".top = " + format_number(layers[i].top) + " must be 0 (the first layer starts at the top)");
     if (i > 0 && !(layers[i].top > layers[i - 1].top))
-      throw Error(key + ".top = " + number(layers[i].top) + " must be deeper than the layer above it (" +
-                  number(layers[i - 1].top) + " m)");
+      throw Error(key + ".top = " + format_number(layers[i].top) + " must be deeper than the layer above it (" +
+                  format_number(layers[i - 1].top) + " m)");
   }
   return std::make_unique<Layered>(std::move(layers));
 }
 
 std::unique_ptr<VelocityModel> make_gradient_velocity(double speed, double gradient) {
   check_speed(speed, "velocity.speed");
-  if (!std::isfinite(gradient)) throw Error("velocity.gradient = " + number(gradient) + " must be finite (1/s)");
+  if (!std::isfinite(gradient)) throw Error("velocity.gradient = " + format_number(gradient) + " must be finite (1/s)");
   return std::make_unique<Gradient>(speed, gradient);
 }
 

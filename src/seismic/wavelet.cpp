@@ -9,17 +9,11 @@
 namespace wavefd {
 namespace {
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 class Ricker final : public Wavelet {
  public:
   Ricker(double f, double delay) : f_(f), delay_(delay) {}
   std::string describe() const override {
-    return "Ricker, peak " + number(f_) + " Hz, delay " + number(delay_) + " s";
+    return "Ricker, peak " + format_number(f_) + " Hz, delay " + format_number(delay_) + " s";
   }
   double at(double t) const override {
     const double a = std::numbers::pi * f_ * (t - delay_);
@@ -34,7 +28,7 @@ class Ricker final : public Wavelet {
 class Minimod final : public Wavelet {
  public:
   explicit Minimod(double fmax) : fmax_(fmax), sigma_(0.6 * fmax) {}
-  std::string describe() const override { return "minimod's wavelet, fmax " + number(fmax_) + " Hz"; }
+  std::string describe() const override { return "minimod's wavelet, fmax " + format_number(fmax_) + " Hz"; }
   double at(double t) const override {
     constexpr double S = 8, tau = 1;
     const double d = sigma_ * t - tau;
@@ -47,14 +41,14 @@ class Minimod final : public Wavelet {
 };
 
 void check_frequency(double f, const std::string& key) {
-  if (!(std::isfinite(f) && f > 0)) throw Error(key + " = " + number(f) + " must be a finite frequency > 0 (Hz)");
+  if (!(std::isfinite(f) && f > 0)) throw Error(key + " = " + format_number(f) + " must be a finite frequency > 0 (Hz)");
 }
 
 }  // namespace
 
 std::unique_ptr<Wavelet> make_ricker(double peak_frequency, double delay) {
   check_frequency(peak_frequency, "source.frequency");
-  if (!(std::isfinite(delay) && delay >= 0)) throw Error("source.delay = " + number(delay) + " must be >= 0 (s)");
+  if (!(std::isfinite(delay) && delay >= 0)) throw Error("source.delay = " + format_number(delay) + " must be >= 0 (s)");
   return std::make_unique<Ricker>(peak_frequency, delay);
 }
 

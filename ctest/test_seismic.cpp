@@ -1,7 +1,11 @@
 // Unit tests of the seismic model's parameters: velocity models, wavelets, time step.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -35,8 +39,6 @@ TEST(Velocity, ConstantFillsEveryPointOfTheBox) {
   const std::vector<double> v = m->fill(box, 20);
   ASSERT_EQ(v.size(), std::size_t(box.size()));
   for (double s : v) EXPECT_EQ(s, 2000);
-  EXPECT_EQ(m->vmin({10, 10, 10}, 20), 2000);
-  EXPECT_EQ(m->vmax({10, 10, 10}, 20), 2000);
 }
 
 TEST(Velocity, LayeredTakesTheLayerAtOrAboveEachDepth) {
@@ -47,9 +49,6 @@ TEST(Velocity, LayeredTakesTheLayerAtOrAboveEachDepth) {
   const double want[7] = {1500, 1500, 2500, 2500, 2500, 4000, 4000};
   for (index_t z = 0; z < 7; ++z)
     for (index_t i = 0; i < 6; ++i) EXPECT_EQ(v[std::size_t(z * 6 + i)], want[z]) << "z = " << z;
-  EXPECT_EQ(m->vmin({4, 4, 7}, 50), 1500);
-  EXPECT_EQ(m->vmax({4, 4, 7}, 50), 4000);
-  EXPECT_EQ(m->vmax({4, 4, 5}, 50), 2500);  // the deepest layer lies below a 5-plane grid
   // A box that starts deeper, as a rank below the top holds it: global z, not local.
   const std::vector<double> deep = m->fill(Box{{0, 0, 4}, {1, 1, 6}}, 50);
   EXPECT_EQ(deep, (std::vector<double>{2500, 4000}));
@@ -68,15 +67,72 @@ TEST(Velocity, BadLayersAreRefusedNamingTheKey) {
 
 TEST(Velocity, GradientGrowsWithDepthAndMustStayPositive) {
   const auto m = make_gradient_velocity(1500, 0.5);
-  const std::vector<double> v = m->fill(Box{{0, 0, 0}, {1, 1, 4}}, 20);
-  EXPECT_EQ(v, (std::vector<double>{1500, 1510, 1520, 1530}));
-  EXPECT_EQ(m->vmin({8, 8, 4}, 20), 1500);
-  EXPECT_EQ(m->vmax({8, 8, 4}, 20), 1530);
+  EXPECT_EQ(m->fill(Box{{0, 0, 0}, {1, 1, 4}}, 20), (std::vector<double>{1500, 1510, 1520, 1530}));
   const auto falling = make_gradient_velocity(1000, -2);
-  EXPECT_EQ(falling->vmin({8, 8, 25}, 20), 40);  // 1000 - 2 * 480
-  expect_error([&] { falling->vmin({8, 8, 100}, 20); },
-               "velocity.gradient = -2 makes the speed -2960 m/s at the depth 1980 m of the grid");
+  EXPECT_EQ(falling->fill(Box{{0, 0, 24}, {1, 1, 25}}, 20), (std::vector<double>{40}));  // 1000 - 2 * 480
+  expect_error([&] { falling->fill(Box{{0, 0, 90}, {2, 2, 100}}, 20); },
+               "velocity.gradient = -2 gives -2600 m/s at the depth 1800 m (z = 90); accepted: speeds > 0");
   expect_error([] { make_gradient_velocity(1500, INFINITY); }, "velocity.gradient = inf must be finite");
+}
+
+// A raw model file in a fresh directory of the test's own.
+struct RawFileTest : ::testing::Test {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("wavefd_velocity_" + std::to_string(::getpid()));
+  void SetUp() override { std::filesystem::create_directories(dir); }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+  std::string file(const std::string& name) const { return (dir / name).string(); }
+};
+
+TEST_F(RawFileTest, EachRankReadsItsBox) {
+  const Index3 n{5, 4, 3};
+  std::vector<float> speeds;
+  for (index_t z = 0; z < n[2]; ++z)
+    for (index_t y = 0; y < n[1]; ++y)
+      for (index_t x = 0; x < n[0]; ++x) speeds.push_back(float(1000 + 100 * z + 10 * y + x));
+  write_raw_velocity(file("m.f32"), n, 25, speeds);
+  const auto m = open_raw_velocity(file("m.f32"), n, 25);
+  const Box box{{1, 2, 1}, {4, 4, 3}};
+  const std::vector<double> v = m->fill(box, 25);
+  ASSERT_EQ(v.size(), std::size_t(box.size()));
+  std::size_t at = 0;
+  for (index_t z = 1; z < 3; ++z)
+    for (index_t y = 2; y < 4; ++y)
+      for (index_t x = 1; x < 4; ++x) EXPECT_EQ(v[at++], double(1000 + 100 * z + 10 * y + x));
+}
+
+TEST_F(RawFileTest, BadFilesAreRefusedInOneLine) {
+  const Index3 n{4, 3, 2};
+  std::vector<float> ok(24, 1500.f);
+  write_raw_velocity(file("ok.f32"), n, 10, ok);
+  expect_error([&] { open_raw_velocity(file("missing.f32"), n, 10); }, "missing.f32' cannot be read");
+  expect_error([&] { open_raw_velocity(file("ok.f32"), {4, 3, 3}, 10); },
+               "ok.f32' holds a 4 x 3 x 2 model; grid.n is 4 x 3 x 3");
+  expect_error([&] { open_raw_velocity(file("ok.f32"), n, 12.5); },
+               "ok.f32' has the spacing 10 m; grid.spacing is 12.5 m");
+  {  // one speed short
+    std::ofstream out(file("short.f32"), std::ios::binary);
+    out << R"({"wavefd": "velocity", "n": [4, 3, 2], "spacing": 10, "dtype": "float32"})" << '\n';
+    out.write(reinterpret_cast<const char*>(ok.data()), 23 * sizeof(float));
+  }
+  expect_error([&] { open_raw_velocity(file("short.f32"), n, 10); },
+               "short.f32' has 92 bytes of speeds; a 4 x 3 x 2 float32 model has 96");
+  {
+    std::ofstream out(file("text.f32"));
+    out << "1500 1500 1500\n";
+  }
+  expect_error([&] { open_raw_velocity(file("text.f32"), n, 10); }, "text.f32': the first line is not a JSON header");
+  std::vector<float> bad = ok;
+  bad[13] = NAN;    // (1, 0, 1)
+  write_raw_velocity(file("nan.f32"), n, 10, bad);
+  expect_error([&] { open_raw_velocity(file("nan.f32"), n, 10)->fill(Box{{0, 0, 0}, n}, 10); },
+               "nan.f32' holds the speed nan at the point (1, 0, 1); accepted: finite speeds > 0 (m/s)");
+  bad[13] = -3;
+  write_raw_velocity(file("negative.f32"), n, 10, bad);
+  expect_error([&] { open_raw_velocity(file("negative.f32"), n, 10)->fill(Box{{0, 0, 0}, n}, 10); },
+               "holds the speed -3 at the point (1, 0, 1)");
+  // A rank whose box misses the bad point reads its part without error.
+  EXPECT_EQ(open_raw_velocity(file("negative.f32"), n, 10)->fill(Box{{0, 0, 0}, {4, 3, 1}}, 10).size(), 12u);
 }
 
 // --- wavelets -----------------------------------------------------------------------------------

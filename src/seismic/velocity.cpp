@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace wavefd {
 namespace {
@@ -14,6 +13,7 @@ void check_speed(double v, const std::string& key) {
 // A model whose speed depends on depth only: evaluated once per plane.
 class DepthModel : public VelocityModel {
  public:
+  explicit DepthModel(std::string key) : key_(std::move(key)) {}
   virtual double at_depth(double depth) const = 0;
 
   std::vector<double> fill(const Box& box, double h) const override {
@@ -21,24 +21,21 @@ class DepthModel : public VelocityModel {
     v.reserve(std::size_t(box.size()));
     for (index_t z = box.lo[2]; z < box.hi[2]; ++z) {
       const double speed = at_depth(double(z) * h);
+      if (!(std::isfinite(speed) && speed > 0))
+        throw Error(key_ + " gives " + format_number(speed) + " m/s at the depth " + format_number(double(z) * h) +
+                    " m (z = " + std::to_string(z) + "); accepted: speeds > 0 over the whole grid");
       v.insert(v.end(), std::size_t(box.extent(0) * box.extent(1)), speed);
     }
     return v;
   }
-  double vmin(const Index3& n, double h) const override { return extreme(n, h, false); }
-  double vmax(const Index3& n, double h) const override { return extreme(n, h, true); }
 
  private:
-  double extreme(const Index3& n, double h, bool largest) const {
-    double e = at_depth(0);
-    for (index_t z = 1; z < n[2]; ++z) e = largest ? std::max(e, at_depth(double(z) * h)) : std::min(e, at_depth(double(z) * h));
-    return e;
-  }
+  std::string key_;
 };
 
 class Constant final : public DepthModel {
  public:
-  explicit Constant(double v) : v_(v) {}
+  explicit Constant(double v) : DepthModel("velocity.speed"), v_(v) {}
   std::string describe() const override { return "constant " + format_number(v_) + " m/s"; }
   double at_depth(double) const override { return v_; }
 
@@ -48,7 +45,7 @@ class Constant final : public DepthModel {
 
 class Layered final : public DepthModel {
  public:
-  explicit Layered(std::vector<Layer> layers) : layers_(std::move(layers)) {}
+  explicit Layered(std::vector<Layer> layers) : DepthModel("velocity.layer"), layers_(std::move(layers)) {}
   std::string describe() const override {
     std::string s = "layered:";
     for (const Layer& l : layers_) s += " " + format_number(l.speed) + " m/s from " + format_number(l.top) + " m,";
@@ -68,18 +65,11 @@ class Layered final : public DepthModel {
 
 class Gradient final : public DepthModel {
  public:
-  Gradient(double v0, double g) : v0_(v0), g_(g) {}
+  Gradient(double v0, double g) : DepthModel("velocity.gradient = " + format_number(g)), v0_(v0), g_(g) {}
   std::string describe() const override {
     return "gradient " + format_number(v0_) + " m/s + " + format_number(g_) + " /s x depth";
   }
   double at_depth(double depth) const override { return v0_ + g_ * depth; }
-  double vmin(const Index3& n, double h) const override {
-    const double v = DepthModel::vmin(n, h);
-    if (!(v > 0))
-      throw Error("velocity.gradient = " + format_number(g_) + " makes the speed " + format_number(v) + " m/s at the depth " +
-                  format_number(double(n[2] - 1) * h) + " m of the grid; accepted: speed + gradient * depth > 0");
-    return v;
-  }
 
  private:
   double v0_, g_;

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "wavefd/pml_profile.hpp"
 #include "wavefd/point_spread.hpp"
 #include "wavefd/time_step.hpp"
+#include "wavefd/trace_file.hpp"
 #include "wavefd/velocity.hpp"
 #include "wavefd/wavelet.hpp"
 
@@ -289,6 +291,55 @@ TEST(PointSpread, SupportOutsideTheGridIsLeftOutAndPositionsOutsideAreRefused) {
                "source[1].position[y] = 16.2 (grid units) is outside the grid; accepted: 0 .. 15");
   expect_error([] { parse_spreading("cubic", "source.spreading"); },
                "source.spreading = 'cubic' is unknown; accepted: trilinear, sinc");
+}
+
+// --- receiver traces on disk -------------------------------------------------------------------
+
+std::vector<std::string> files_in(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST_F(RawFileTest, TracesRoundTripAndLeaveNoTemporaryFile) {
+  Traces t;
+  t.interval = 0.004;
+  t.positions = {{100, 200, 20}, {120, 200, 20.5}};
+  for (int i = 0; i < 2 * 7; ++i) t.samples.push_back(float(i) * 0.5f - 3);
+  write_raw_traces(file("r.traces"), t, "receivers.file");
+  EXPECT_EQ(files_in(dir), (std::vector<std::string>{"r.traces"}));
+  const Traces back = read_raw_traces(file("r.traces"));
+  EXPECT_EQ(back.interval, t.interval);
+  EXPECT_EQ(back.positions, t.positions);
+  EXPECT_EQ(back.samples, t.samples);
+  EXPECT_EQ(back.samples_per_trace(), 7u);
+}
+
+TEST_F(RawFileTest, TracesThatCannotBeWrittenLeaveNothing) {
+  Traces t;
+  t.interval = 0.01;
+  t.positions = {{0, 0, 0}};
+  t.samples = {1, 2, 3};
+  expect_error([&] { write_raw_traces(file("no/such/dir/r.traces"), t, "receivers.file"); },
+               "receivers.file = '" + file("no/such/dir/r.traces") + "' cannot be written (no writable directory");
+  // The rename fails (a directory of that name is in the way): the temporary file goes too.
+  std::filesystem::create_directories(dir / "taken" / "inside");
+  expect_error([&] { write_raw_traces(file("taken"), t, "receivers.file"); },
+               "receivers.file = '" + file("taken") + "' could not be written completely");
+  EXPECT_EQ(files_in(dir), (std::vector<std::string>{"taken"}));
+  t.samples = {1, 2, 3, 4};
+  t.positions = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+  expect_error([&] { write_raw_traces(file("r.traces"), t, "receivers.file"); },
+               "receivers.file: 4 samples do not make whole traces of 3 receivers");
+  {
+    std::ofstream out(file("cut.traces"), std::ios::binary);
+    out << R"({"wavefd": "traces", "receivers": 1, "samples": 3, "interval": 0.01, "dtype": "float32", "positions": [[0, 0, 0]]})"
+        << '\n';
+    const float two[2] = {1, 2};
+    out.write(reinterpret_cast<const char*>(two), sizeof two);
+  }
+  expect_error([&] { read_raw_traces(file("cut.traces")); }, "does not hold the 3 samples its header names");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Unit tests of the seismic model's parameters: velocity models, wavelets, time step.
+// Unit tests of the seismic model's parameters: velocity models, wavelets, time step, PML profile, off-grid points, trace files.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "wavefd/pml_profile.hpp"
 #include "wavefd/point_spread.hpp"
 #include "wavefd/time_step.hpp"
@@ -21,17 +22,6 @@
 namespace {
 
 using namespace wavefd;
-
-template <class F>
-void expect_error(F&& f, const std::string& part) {
-  try {
-    f();
-    ADD_FAILURE() << "no Error thrown; expected one containing: " << part;
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(part), std::string::npos)
-        << "message: " << e.what() << "\nexpected to contain: " << part;
-  }
-}
 
 // --- velocity models ----------------------------------------------------------------------------
 

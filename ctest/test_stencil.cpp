@@ -15,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "wavefd/stencil.hpp"
 
 namespace {
@@ -24,18 +25,6 @@ using Q = std::array<int, 3>;
 constexpr double pi = std::numbers::pi;
 
 // --- helpers ------------------------------------------------------------------------------------
-
-// Expects that `f` throws wavefd::Error whose message contains `part`.
-template <class F>
-void expect_error(F&& f, const std::string& part) {
-  try {
-    f();
-    ADD_FAILURE() << "no Error thrown; expected one containing: " << part;
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(part), std::string::npos)
-        << "message: " << e.what() << "\nexpected to contain: " << part;
-  }
-}
 
 // Weighted moment sum_k a_k x^i y^j z^l, in long double.
 long double moment(const Stencil& s, int i, int j, int l) {

@@ -209,11 +209,26 @@ TEST(PmlProfile, SymmetricMirrorsTheLowEnd) {
   for (index_t i = w; i < n - w; ++i) EXPECT_EQ(at(i), 0.0);
 }
 
-TEST(PmlProfile, MinimodsHighEndSitsTwoCellsOut) {
+TEST(PmlProfile, MinimodsPublishedProfileSitsOneCellIn) {
+  // The code of minimod's printed results writes eta(m) one cell out from where it reads it.
   const index_t n = 100;
   const int w = 27;
   const double P = 0.5;
   const std::vector<double> eta = pml_profile(n, w, P, PmlProfile::minimod);
+  auto at = [&](index_t i) { return eta[std::size_t(i + 1)]; };
+  auto value = [&](double m) { return P * (m / w) * (m / w); };
+  EXPECT_DOUBLE_EQ(at(-1), P);  // the ghost: m = width
+  for (index_t i = 0; i < w; ++i) EXPECT_DOUBLE_EQ(at(i), value(double(w - 1 - i)));
+  EXPECT_EQ(at(w - 1), 0.0);  // the innermost layer cell is not damped
+  for (index_t i = -1; i <= n; ++i) EXPECT_EQ(at(i), at(n - 1 - i)) << "i = " << i;
+  for (index_t i = w; i < n - w; ++i) EXPECT_EQ(at(i), 0.0);
+}
+
+TEST(PmlProfile, Minimod2021HighEndSitsTwoCellsOut) {
+  const index_t n = 100;
+  const int w = 27;
+  const double P = 0.5;
+  const std::vector<double> eta = pml_profile(n, w, P, PmlProfile::minimod_2021);
   auto at = [&](index_t i) { return eta[std::size_t(i + 1)]; };
   auto value = [&](double m) { return P * (m / w) * (m / w); };
   EXPECT_EQ(at(-1), 0.0);  // the reference code's ghost below the low end

@@ -17,7 +17,8 @@ APT_OPTS=(-o Acquire::Check-Valid-Until=false -o APT::Get::Assume-Yes=true -o Dp
 # Packages the root needs; changing this list makes `setup` install the difference.
 PACKAGES=(g++ cmake ninja-build git libkokkos-dev libcli11-dev libopenmpi-dev openmpi-bin
           libgtest-dev nlohmann-json3-dev python3-numpy python3-matplotlib
-          libblas-dev liblapack-dev ca-certificates hipcc libamdhip64-dev)
+          libblas-dev liblapack-dev ca-certificates hipcc libamdhip64-dev
+          libtomlplusplus-dev)
 KK_PACKAGES=(libtrilinos-kokkos-17.0 libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-17.0
              libtrilinos-kokkos-kernels-dev trilinos-dev)
 

@@ -85,6 +85,8 @@ int main(int argc, char** argv) {
   using namespace wavefd::app;
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(std::make_unique<RunCommand>(app));
+  commands.push_back(std::make_unique<SeismicCommand>(app));
+  auto* seismic = static_cast<SeismicCommand*>(commands.back().get());
   commands.push_back(std::make_unique<VerifyCommand>(app));
   commands.push_back(std::make_unique<BenchCommand>(app));
   commands.push_back(std::make_unique<TuneCommand>(app));
@@ -107,6 +109,11 @@ int main(int argc, char** argv) {
       auto expanded = wavefd::expand_deck(*run, args[1], rest);
       args.resize(1);
       args.insert(args.end(), expanded.begin(), expanded.end());
+    }
+    // `seismic DECK.toml ...`: the words after the deck override its keys (read with the deck).
+    if (args.size() >= 2 && args[0] == "seismic" && !args[1].empty() && args[1][0] != '-') {
+      seismic->overrides.assign(args.begin() + 2, args.end());
+      args.resize(2);
     }
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 wants them reversed
     app.parse(reversed);

@@ -14,7 +14,10 @@
 
 namespace wavefd {
 
-enum class Boundary { periodic, rigid };
+// zero: the ghosts beyond the grid hold 0 at all times (the seismic model's Dirichlet frame, as
+// minimod's); nothing fills them, so fields must be created with zero ghosts. Not a deck value of
+// `wavefd run`.
+enum class Boundary { periodic, rigid, zero };
 std::string_view to_string(Boundary b);
 Boundary parse_boundary(std::string_view name);  // throws Error naming the accepted values
 

@@ -3,6 +3,7 @@
 // size, agreement on errors, reductions, and what the MPI library and NCCL offer.
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "wavefd/halo.hpp"
 
@@ -26,6 +27,8 @@ void agree(const std::function<void()>& check);
 double max_over_ranks(double v);
 double min_over_ranks(double v);
 double sum_over_ranks(double v);
+// Element-wise sums over all ranks, valid on rank 0 (collective; every rank passes the same size).
+std::vector<double> sum_onto_root(const std::vector<double>& v);
 
 // Whether the MPI library takes device pointers: "yes", "no" or "unknown" (it cannot tell), from
 // MPIX_Query_cuda_support / MPIX_Query_rocm_support where the library has them; "not needed" on

@@ -10,9 +10,12 @@
 namespace wavefd {
 
 enum class PmlProfile {
-  symmetric,  // the high end mirrors the low end; the ghost beyond each end continues the parabola
-  minimod,    // the reference code's: the high end sits two cells further out (its outermost cell
-              // has m = width - 2), and the ghost below the low end holds 0
+  symmetric,     // the high end mirrors the low end; the ghost beyond each end continues the parabola
+  minimod,       // the code that printed minimod's published results (results/Time.md, August 2020):
+                 // eta written one cell out from where it is read, so every value sits one cell
+                 // inwards: the ghosts hold P, the innermost layer cell 0; mirrored at the high end
+  minimod_2021,  // the reference code since its 2021 rewrite (CPE21-Artifact): the high end sits two
+                 // cells further out (its outermost cell has m = width - 2), the low ghost holds 0
 };
 
 // Cells of the layer: wavelengths x (vmax / fmax) / h, truncated as minimod does (27 for 3 x

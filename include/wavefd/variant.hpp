@@ -27,6 +27,10 @@ struct DeviceStencil {
 
 template <class T>
 DeviceStencil<T> make_device_stencil(const Stencil& s, double courant, const Layout& layout);
+// The Laplacian weights a_k themselves (no Courant number, no centre term 2), for kernels with a
+// variable coefficient (TwoStepArgs::coefficient).
+template <class T>
+DeviceStencil<T> make_laplacian_stencil(const Stencil& s, const Layout& layout);
 
 // Star stencils: c[0] = the centre weight, c[m] = the weight at distance m on every axis
 // (m = 1..radius), read from the stored (rounded) gammas. Throws Error for a non-star layout.
@@ -63,6 +67,12 @@ struct TwoStepArgs {
   Tile tile{};                  // checked against the variant by TwoStep (Variant::check_tile)
   GhostImages images{};         // when active, each updated point is also stored into its ghost
                                 // images (only variants with writes_ghost_images() get it)
+  // Variable coefficient (the seismic model; only variants with takes_coefficient() get it): when
+  // not empty, the update is u_prev <- 2 u + coefficient * (sum_k a_k u[. + l_k]) - u_prev, with
+  // `weights` the Laplacian weights a_k (make_laplacian_stencil) and `coefficient` on u's layout.
+  // Inside the sum the centre comes first, then per distance m: ((x pair) + (y pair)) + (z pair),
+  // so that every kernel that takes it gives the same bits.
+  Kokkos::View<const T*> coefficient{};
 };
 
 class Variant {
@@ -79,6 +89,8 @@ class Variant {
   virtual std::vector<Offset> reads(const Stencil& s) const { return s.offsets; }
   // Whether apply() honours TwoStepArgs::images, so that a single rank needs no ghost fill pass.
   virtual bool writes_ghost_images() const { return false; }
+  // Whether apply() honours TwoStepArgs::coefficient (the seismic model's inner box).
+  virtual bool takes_coefficient() const { return false; }
 
   // Tiles. Variants without tunable tiles keep these defaults: no candidates, and only the
   // default tile is accepted.

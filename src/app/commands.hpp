@@ -28,6 +28,15 @@ struct RunCommand : Command {
   int execute() override;
 };
 
+// `wavefd seismic DECK.toml [--section.key value ...]`: the seismic model (docs/seismic.md).
+struct SeismicCommand : Command {
+  std::string deck;
+  std::vector<std::string> overrides;  // the words after the deck, set by main() before parsing
+  explicit SeismicCommand(CLI::App& app);
+  bool needs_mpi() const override { return true; }
+  int execute() override;
+};
+
 struct VerifyCommand : Command {
   bool quick = false;
   std::string variant = "all";

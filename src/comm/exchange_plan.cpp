@@ -20,7 +20,9 @@ ExchangePlan make_exchange_plan(const HaloSpec& spec) {
   const index_t h = spec.layout.halo;
   for (int a = 0; a < 3; ++a)
     for (int side = 0; side < 2; ++side)
-      plan.walls[a][side] = spec.sub.neighbour[a][side] == kNoNeighbour ? GhostFill::reflect : GhostFill::keep;
+      plan.walls[a][side] = spec.sub.neighbour[a][side] == kNoNeighbour && spec.boundary == Boundary::rigid
+                                ? GhostFill::reflect
+                                : GhostFill::keep;  // zero frames keep their zeros
   if (h == 0) return plan;
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)
@@ -28,7 +30,7 @@ ExchangePlan make_exchange_plan(const HaloSpec& spec) {
         const Index3 d{dx, dy, dz};
         if (d == Index3{0, 0, 0} || !reads_region(spec.offsets, d)) continue;
         const int peer = spec.decomposition.neighbour(spec.sub, d);
-        if (peer == kNoNeighbour) continue;  // across a rigid wall: reflected, not received
+        if (peer == kNoNeighbour) continue;  // across a wall: reflected or zero, not received
         GhostMessage m;
         m.peer = peer;
         m.send_tag = direction_id(d);

@@ -10,7 +10,9 @@ template <class T>
 class LocalHalo final : public Halo<T> {
  public:
   LocalHalo(Boundary b, const Kokkos::DefaultExecutionSpace& exec) : boundary_(b), exec_(exec) {
-    const auto how = b == Boundary::periodic ? comm::GhostFill::wrap : comm::GhostFill::reflect;
+    const auto how = b == Boundary::periodic ? comm::GhostFill::wrap
+                     : b == Boundary::rigid  ? comm::GhostFill::reflect
+                                             : comm::GhostFill::keep;  // zero: the ghosts stay 0
     for (auto& axis : fills_) axis = {how, how};
   }
   std::string name() const override { return std::string("local-") + std::string(to_string(boundary_)); }

@@ -89,10 +89,17 @@ void agree(const std::function<void()>& check) {
 double max_over_ranks(double v) { return reduce(v, MPI_MAX); }
 double min_over_ranks(double v) { return reduce(v, MPI_MIN); }
 double sum_over_ranks(double v) { return reduce(v, MPI_SUM); }
+std::vector<double> sum_onto_root(const std::vector<double>& v) {
+  if (!mpi_on() || world_size() == 1) return v;
+  std::vector<double> sum(v.size());
+  MPI_Reduce(v.data(), sum.data(), int(v.size()), MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  return sum;
+}
 #else
 double max_over_ranks(double v) { return v; }
 double min_over_ranks(double v) { return v; }
 double sum_over_ranks(double v) { return v; }
+std::vector<double> sum_onto_root(const std::vector<double>& v) { return v; }
 #endif
 
 std::string mpi_gpu_aware() {

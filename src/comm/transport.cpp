@@ -13,7 +13,9 @@ template <class T> std::unique_ptr<Halo<T>> make_nccl_halo(const HaloSpec& spec)
 #endif
 }  // namespace comm
 
-std::string_view to_string(Boundary b) { return b == Boundary::periodic ? "periodic" : "rigid"; }
+std::string_view to_string(Boundary b) {
+  return b == Boundary::periodic ? "periodic" : b == Boundary::rigid ? "rigid" : "zero";
+}
 
 Boundary parse_boundary(std::string_view name) {
   if (name == "periodic") return Boundary::periodic;

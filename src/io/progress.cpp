@@ -36,16 +36,18 @@ void Progress::report(long done, double elapsed) {
   const double frac = total_ > 0 ? double(done) / double(total_) : 1;
   const double gpts = elapsed > 0 ? points_per_step_ * double(done) / elapsed / 1e9 : 0;
   const double eta = done > 0 ? elapsed * double(total_ - done) / double(done) : 0;
+  char simulated[48] = "";
+  if (dt_ > 0) std::snprintf(simulated, sizeof simulated, " t = %.4g/%.4g s", dt_ * double(done), dt_ * double(total_));
   if (mode_ == Mode::bar) {
     constexpr int width = 30;
     char bar[width + 1];
     for (int i = 0; i < width; ++i) bar[i] = i < int(frac * width) ? '#' : '.';
     bar[width] = 0;
-    std::fprintf(stderr, "\r[%s] %3.0f%% step %ld/%ld  %.3f Gpts/s  ETA %s ", bar, 100 * frac, done,
-                 total_, gpts, clock(eta).c_str());
+    std::fprintf(stderr, "\r[%s] %3.0f%% step %ld/%ld%s  %.3f Gpts/s  ETA %s ", bar, 100 * frac, done,
+                 total_, simulated, gpts, clock(eta).c_str());
   } else if (mode_ == Mode::line) {
-    std::fprintf(stderr, "wavefd: step %ld/%ld (%.0f%%), %.3f Gpts/s, elapsed %s, ETA %s\n", done,
-                 total_, 100 * frac, gpts, clock(elapsed).c_str(), clock(eta).c_str());
+    std::fprintf(stderr, "wavefd: step %ld/%ld (%.0f%%)%s, %.3f Gpts/s, elapsed %s, ETA %s\n", done,
+                 total_, 100 * frac, simulated, gpts, clock(elapsed).c_str(), clock(eta).c_str());
   }
   std::fflush(stderr);
 }

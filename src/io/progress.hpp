@@ -14,11 +14,14 @@ class Progress {
   bool due(double elapsed_s) const;  // cheap: call every step, fence and report() when true
   void report(long steps_done, double elapsed_s);
   void finish(long steps_done, double elapsed_s);
+  // Show the simulated time (steps x dt seconds) beside the steps (the seismic model).
+  void set_time_step(double dt) { dt_ = dt; }
 
  private:
   Mode mode_;
   long total_;
   double points_per_step_, interval_, next_ = 0;
+  double dt_ = 0;  // > 0: simulated seconds per step
 };
 
 }  // namespace wavefd

@@ -2,9 +2,10 @@
 
 namespace wavefd {
 
+namespace {
+
 template <class T>
-DeviceStencil<T> make_device_stencil(const Stencil& s, double courant, const Layout& layout) {
-  const auto gamma = s.two_step_weights(courant);
+DeviceStencil<T> device_stencil(const Stencil& s, const std::vector<double>& gamma, const Layout& layout) {
   DeviceStencil<T> d;
   d.size = int(s.size());
   d.radius = s.radius;
@@ -26,6 +27,18 @@ DeviceStencil<T> make_device_stencil(const Stencil& s, double courant, const Lay
   return d;
 }
 
+}  // namespace
+
+template <class T>
+DeviceStencil<T> make_device_stencil(const Stencil& s, double courant, const Layout& layout) {
+  return device_stencil<T>(s, s.two_step_weights(courant), layout);
+}
+
+template <class T>
+DeviceStencil<T> make_laplacian_stencil(const Stencil& s, const Layout& layout) {
+  return device_stencil<T>(s, s.weights, layout);
+}
+
 template <class T>
 std::vector<T> star_axis_weights(const DeviceStencil<T>& d) {
   std::vector<T> c;
@@ -45,5 +58,7 @@ template std::vector<float> star_axis_weights<float>(const DeviceStencil<float>&
 template std::vector<double> star_axis_weights<double>(const DeviceStencil<double>&);
 template DeviceStencil<float> make_device_stencil<float>(const Stencil&, double, const Layout&);
 template DeviceStencil<double> make_device_stencil<double>(const Stencil&, double, const Layout&);
+template DeviceStencil<float> make_laplacian_stencil<float>(const Stencil&, const Layout&);
+template DeviceStencil<double> make_laplacian_stencil<double>(const Stencil&, const Layout&);
 
 }  // namespace wavefd

@@ -28,6 +28,10 @@ std::vector<double> pml_profile(index_t n, int width, double peak, PmlProfile ki
   if (kind == PmlProfile::symmetric) {
     for (index_t i = 0; i < width; ++i) at(n - 1 - i) = at(i);
     at(-1) = at(n) = value(width + 1);
+  } else if (kind == PmlProfile::minimod) {
+    // Written at index i + 1, read at i: m = width at the ghost down to 0 at the innermost cell.
+    for (index_t i = -1; i < width; ++i) at(i) = value(double(width - 1 - i));
+    for (index_t i = -1; i < width; ++i) at(n - 1 - i) = at(i);
   } else {
     // minimod fills a profile over its 1-based indices 0 .. n+1 and reads it with 0-based ones:
     // the high layer starts two cells late and runs into the ghost.

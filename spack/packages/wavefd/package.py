@@ -64,6 +64,7 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
     depends_on("kokkos@4.6:5.2")  # find_package(Kokkos 4.6 REQUIRED)
     depends_on("cli11@2.3:")  # find_package(CLI11 REQUIRED)
     depends_on("nlohmann-json@3:")  # find_package(nlohmann_json 3 REQUIRED)
+    depends_on("tomlplusplus@3:")  # find_package(tomlplusplus 3 REQUIRED): seismic decks
     depends_on("mpi", when="+mpi")  # find_package(MPI COMPONENTS CXX)
     depends_on("kokkos-kernels@4.6:5.2", when="+kokkos-kernels")  # find_package(KokkosKernels)
     depends_on("nccl", when="+nccl")  # nccl.h and libnccl, found through NCCL_ROOT

@@ -7,7 +7,8 @@
 // In-plane neighbours are read straight from global memory: neighbouring threads read the same
 // lines, which hit L1/L2, so DRAM sees each value about once, and no barriers are needed. The next
 // plane's leading value and u- are loaded before the current plane's arithmetic so that their
-// latency overlaps it.
+// latency overlaps it. With a variable coefficient (the seismic inner box) it streams that field
+// along with u-.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -29,13 +30,16 @@ struct alignas(sizeof(T) * V) Pack {
   T v[V];
 };
 
-template <class T, int R, int V, int Depth>
+// Coef: the variable-coefficient update u_prev = 2 u + coef * (Laplacian) - u_prev (TwoStepArgs),
+// with coef streamed like u_prev.
+template <class T, int R, int V, int Depth, bool Coef>
 struct StreamStar {
   using P = Pack<T, V>;
   static constexpr int XL = (R + V - 1) / V * V;  // x halo read on each side, whole packs
 
   const T* u;
   T* u_prev;
+  const T* coef;  // Coef only
   Kokkos::Array<T, R + 1> c;
   Layout l;
   Box box;
@@ -49,17 +53,26 @@ struct StreamStar {
     const index_t col = l.at(box.lo[0] + pack * V, j, 0), sy = l.sy, sz = l.sz;
     P w[2 * R + 1];  // w[k] = u(x.., j, z - R + k)
     for (int k = 0; k < 2 * R; ++k) w[k] = load(u + col + (zb - R + k) * sz);
-    P lead[Depth], prev[Depth];  // loaded Depth planes ahead: u(z + R + d) and u-(z + d)
+    P lead[Depth], prev[Depth], vp[Depth];  // loaded Depth planes ahead: u(z + R + d), u-(z + d), coef(z + d)
     for (int d = 0; d < Depth; ++d)
-      if (zb + d < ze) lead[d] = load(u + col + (zb + R + d) * sz), prev[d] = load(u_prev + col + (zb + d) * sz);
+      if (zb + d < ze) {
+        lead[d] = load(u + col + (zb + R + d) * sz), prev[d] = load(u_prev + col + (zb + d) * sz);
+        if constexpr (Coef) vp[d] = load(coef + col + (zb + d) * sz);
+      }
     for (index_t z = zb; z < ze; ++z) {
       const index_t p = col + z * sz;
       w[2 * R] = lead[0];
       const P cur_prev = prev[0];
+      P cur_vp{};
+      if constexpr (Coef) {
+        cur_vp = vp[0];
+        for (int d = 0; d + 1 < Depth; ++d) vp[d] = vp[d + 1];
+      }
       for (int d = 0; d + 1 < Depth; ++d) lead[d] = lead[d + 1], prev[d] = prev[d + 1];
       if (z + Depth < ze) {
         lead[Depth - 1] = load(u + p + (R + Depth) * sz);
         prev[Depth - 1] = load(u_prev + p + Depth * sz);
+        if constexpr (Coef) vp[Depth - 1] = load(coef + p + Depth * sz);
       }
       T row[2 * XL + V];  // u(x - XL .. x + V - 1 + XL, j, z); the centre pack is w[R]
       for (int n = 0; n < XL / V; ++n) {
@@ -68,13 +81,15 @@ struct StreamStar {
       }
       for (int v = 0; v < V; ++v) row[XL + v] = w[R].v[v];
       P out;
-      for (int v = 0; v < V; ++v) out.v[v] = c[0] * w[R].v[v] - cur_prev.v[v];
+      for (int v = 0; v < V; ++v) out.v[v] = Coef ? c[0] * w[R].v[v] : c[0] * w[R].v[v] - cur_prev.v[v];
       for (int m = 1; m <= R; ++m) {
         const P up = load(u + p - m * sy), down = load(u + p + m * sy);
         for (int v = 0; v < V; ++v)
           out.v[v] += c[m] * ((row[XL + v - m] + row[XL + v + m]) + (up.v[v] + down.v[v]) +
                               (w[R - m].v[v] + w[R + m].v[v]));
       }
+      if constexpr (Coef)
+        for (int v = 0; v < V; ++v) out.v[v] = T(2) * w[R].v[v] + cur_vp.v[v] * out.v[v] - cur_prev.v[v];
       *reinterpret_cast<P*>(u_prev + p) = out;
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }
@@ -112,6 +127,7 @@ class MdrangeStream final : public RadiusVariantFor<MdrangeStream, kMaxRadius> {
   bool supports(const Stencil& s, Precision) const override {
     return star_within_radius(s);
   }
+  bool takes_coefficient() const override { return true; }
 
   // Tile: x packs by y rows per block (at most the 128 threads of the launch bound on GPUs), z
   // planes per chunk.
@@ -137,17 +153,20 @@ class MdrangeStream final : public RadiusVariantFor<MdrangeStream, kMaxRadius> {
       return reinterpret_cast<std::uintptr_t>(base + a.layout.at(box.lo[0], box.lo[1], box.lo[2])) % 16 == 0;
     };
     constexpr StreamLaunch how = stream_launch<T, R>();
-    if (aligned(a.u.data()) && aligned(a.u_prev.data()) && (a.layout.sy * sizeof(T)) % 16 == 0 &&
-        (a.layout.sz * sizeof(T)) % 16 == 0 && box.extent(0) % V == 0)
-      launch<T, R, V, how.depth, how.min_blocks>(a, box);
-    else
-      launch<T, R, 1, 1, 1>(a, box);
+    const bool coef = a.coefficient.extent(0) > 0;
+    const bool packs = aligned(a.u.data()) && aligned(a.u_prev.data()) && (!coef || aligned(a.coefficient.data())) &&
+                       (a.layout.sy * sizeof(T)) % 16 == 0 && (a.layout.sz * sizeof(T)) % 16 == 0 &&
+                       box.extent(0) % V == 0;
+    if (packs && coef) launch<T, R, V, how.depth, how.min_blocks, true>(a, box);
+    else if (packs) launch<T, R, V, how.depth, how.min_blocks, false>(a, box);
+    else if (coef) launch<T, R, 1, 1, 1, true>(a, box);
+    else launch<T, R, 1, 1, 1, false>(a, box);
   }
 
  private:
-  template <class T, int R, int V, int Depth, int MinBlocks>
+  template <class T, int R, int V, int Depth, int MinBlocks, bool Coef>
   static void launch(const TwoStepArgs<T>& a, const Box& box) {
-    StreamStar<T, R, V, Depth> f{a.u.data(), a.u_prev.data(), {}, a.layout, box, 0};
+    StreamStar<T, R, V, Depth, Coef> f{a.u.data(), a.u_prev.data(), a.coefficient.data(), {}, a.layout, box, 0};
     const std::vector<T> c = star_axis_weights(*a.weights);
     for (int m = 0; m <= R; ++m) f.c[m] = c[m];
     const auto cs = column_streams<StreamPolicy<MinBlocks>>(a.exec, box, R, V, a.tile);

@@ -1,0 +1,107 @@
+// The seismic engine on every rank grid equals the single-rank engine bit for bit (the field), and
+// its traces summed over the ranks equal the single-rank traces to double rounding.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "wavefd/parallel.hpp"
+#include "wavefd/seismic_step.hpp"
+#include "wavefd/time_step.hpp"
+
+namespace {
+
+using namespace wavefd;
+
+SeismicModel model(OuterBoundary outer) {
+  SeismicModel m;
+  m.n = {30, 26, 28};
+  m.h = 10;
+  m.stencil = make_star(4);
+  m.velocity = make_layered_velocity({{0, 1500}, {110, 2500}, {200, 3200}});
+  m.dt = seismic_time_step(m.stencil, m.h, 3200, 0.8).dt;
+  m.steps = 60;
+  m.outer = outer;
+  m.absorbing = Absorbing::pml;
+  m.width = 6;
+  m.peak = pml_peak(m.dt, 3200, m.width, m.h);
+  m.sources.push_back({{14.3, 12.6, 10.2}, Spreading::sinc, make_ricker(40, 0.03), 1e6});
+  m.receivers.positions = {{15.5, 12.25, 4.0}, {24, 5, 22}, {3.5, 20.7, 14.1}};
+  m.receivers.every = 2;
+  return m;
+}
+
+struct Outcome {
+  std::vector<double> u;  // global field, x fastest (rank 0)
+  std::vector<std::vector<double>> traces;  // summed onto rank 0
+};
+
+template <class T>
+Outcome run(const SeismicModel& m, const ParallelSpec& par, SeismicWork work) {
+  SeismicRun r;
+  r.parallel = par;
+  r.work = work;
+  r.inner = &select_variant("mdrange-stream", m.stencil, sizeof(T) == 4 ? Precision::f32 : Precision::f64);
+  const Subdomain sub = seismic_subdomain(m, par);
+  const Box own{sub.offset, {sub.offset[0] + sub.local[0], sub.offset[1] + sub.local[1], sub.offset[2] + sub.local[2]}};
+  SeismicStep<T> engine(m, r, m.velocity->fill(own, m.h));
+  engine.advance(m.steps);
+  Kokkos::fence();
+  const Layout l = engine.layout();
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, engine.u().data);
+  // Each rank's box as (global index, value) pairs, gathered onto rank 0.
+  std::vector<double> mine;
+  for (index_t k = 0; k < l.n[2]; ++k)
+    for (index_t j = 0; j < l.n[1]; ++j)
+      for (index_t i = 0; i < l.n[0]; ++i)
+        mine.push_back(double((i + sub.offset[0]) + m.n[0] * ((j + sub.offset[1]) + m.n[1] * (k + sub.offset[2])))),
+            mine.push_back(double(host(l.at(i, j, k))));
+  Outcome o;
+  const int ranks = int(par.rank_grid[0] * par.rank_grid[1] * par.rank_grid[2]);
+  std::vector<double> all;
+  if (ranks > 1) {
+    int count = int(mine.size());
+    const std::size_t ranks_here = std::size_t(world_size());
+    std::vector<int> counts(ranks_here), at(ranks_here);
+    MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int total = 0;
+    for (std::size_t q = 0; q < counts.size(); ++q) at[q] = total, total += counts[q];
+    all.resize(std::size_t(total));
+    MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), at.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  } else {
+    all = mine;
+  }
+  o.u.assign(std::size_t(m.n[0] * m.n[1] * m.n[2]), 0.0);
+  for (std::size_t q = 0; q + 1 < all.size(); q += 2) o.u[std::size_t(all[q])] = all[q + 1];
+  for (const auto& t : engine.partial_traces()) o.traces.push_back(ranks > 1 ? sum_onto_root(t) : t);
+  return o;
+}
+
+template <class T>
+void expect_distributed_equals_single(OuterBoundary outer, SeismicWork work) {
+  const SeismicModel m = model(outer);
+  ParallelSpec par;
+  par.rank_grid = choose_rank_grid(world_size(), m.n, {0, 0, 0}, m.stencil.radius);
+  par.rank = world_rank();
+  par.transport = world_size() > 1 ? Transport::mpi : Transport::local;
+  const Outcome split = run<T>(m, par, work);
+  if (world_rank() != 0) return;
+  const Outcome single = run<T>(m, ParallelSpec{}, work);
+  double peak = 0;
+  for (double x : single.u) peak = std::max(peak, std::abs(x));
+  ASSERT_GT(peak, 0);
+  EXPECT_EQ(split.u, single.u) << world_size() << " ranks as " << to_string(par.rank_grid);
+  for (std::size_t r = 0; r < single.traces.size(); ++r)
+    for (std::size_t j = 0; j < single.traces[r].size(); ++j)
+      EXPECT_NEAR(split.traces[r][j], single.traces[r][j], 1e-13 * peak) << "receiver " << r << " sample " << j;
+}
+
+TEST(MpiSeismic, DistributedEqualsSingleRankBitForBit) {
+  expect_distributed_equals_single<float>(OuterBoundary::zero, SeismicWork::seven_domain);
+  expect_distributed_equals_single<double>(OuterBoundary::rigid, SeismicWork::seven_domain);
+  expect_distributed_equals_single<float>(OuterBoundary::rigid, SeismicWork::unified);
+}
+
+}  // namespace

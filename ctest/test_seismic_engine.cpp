@@ -1,0 +1,158 @@
+// The seismic engine (Kokkos) against the independent CPU reference (plain loops, double), and
+// its two decompositions of the work against each other.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "expect_error.hpp"
+#include "wavefd/seismic_model.hpp"
+#include "wavefd/seismic_step.hpp"
+#include "wavefd/time_step.hpp"
+
+namespace {
+
+using namespace wavefd;
+
+// A small model with everything switched on: layered speeds, an off-grid source and off-grid
+// receivers (sinc), a PML of 5 cells on a grid whose axes differ.
+SeismicModel small_model(Absorbing absorbing, OuterBoundary outer, int M = 4) {
+  SeismicModel m;
+  m.n = {26, 22, 24};
+  m.h = 10;
+  m.stencil = make_star(M);
+  m.velocity = make_layered_velocity({{0, 1500}, {90, 2500}, {160, 3200}});
+  m.dt = seismic_time_step(m.stencil, m.h, 3200, 0.8).dt;
+  m.steps = 70;
+  m.outer = outer;
+  m.absorbing = absorbing;
+  m.width = absorbing == Absorbing::none ? 0 : 5;
+  m.peak = m.width > 0 ? pml_peak(m.dt, 3200, m.width, m.h) : 0;
+  m.profile = PmlProfile::symmetric;
+  m.sources.push_back({{11.3, 9.6, 8.2}, Spreading::sinc, make_ricker(40, 0.03), 1e6});
+  m.sources.push_back({{6, 15, 17}, Spreading::trilinear, make_ricker(30, 0.04), -5e5});
+  m.receivers.positions = {{12.5, 10.25, 3.0}, {20, 4, 20}, {2.5, 18.7, 12.1}};
+  m.receivers.spreading = Spreading::sinc;
+  m.receivers.every = 3;
+  return m;
+}
+
+struct EngineResult {
+  std::vector<double> u;
+  std::vector<std::vector<double>> traces;
+};
+
+template <class T>
+EngineResult run_engine(const SeismicModel& m, SeismicWork work, const Variant* inner) {
+  SeismicRun run;
+  run.work = work;
+  run.inner = inner;
+  const Subdomain sub = seismic_subdomain(m, run.parallel);
+  const Box own{sub.offset, {sub.offset[0] + sub.local[0], sub.offset[1] + sub.local[1], sub.offset[2] + sub.local[2]}};
+  SeismicStep<T> engine(m, run, m.velocity->fill(own, m.h));
+  engine.advance(m.steps);
+  Kokkos::fence();
+  const Layout l = engine.layout();
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, engine.u().data);
+  EngineResult r;
+  for (index_t k = 0; k < l.n[2]; ++k)
+    for (index_t j = 0; j < l.n[1]; ++j)
+      for (index_t i = 0; i < l.n[0]; ++i) r.u.push_back(double(host(l.at(i, j, k))));
+  r.traces = engine.partial_traces();
+  return r;
+}
+
+double max_abs(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return m;
+}
+
+// max |a - b| / max |b|
+double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  double d = 0;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) d = std::max(d, std::abs(a[i] - b[i]));
+  return d / max_abs(b);
+}
+
+// The tolerance of docs/seismic.md: rounding of the precision, accumulated over the steps.
+template <class T>
+double tolerance(long steps) {
+  return 10.0 * double(steps) * double(std::numeric_limits<T>::epsilon());
+}
+
+template <class T>
+void expect_matches_reference(const SeismicModel& m, SeismicWork work, const Variant* inner) {
+  const SeismicResult ref = seismic_reference(m);
+  const EngineResult got = run_engine<T>(m, work, inner);
+  ASSERT_GT(max_abs(ref.u), 0) << "the reference field is zero: nothing would be tested";
+  const double tol = tolerance<T>(m.steps);
+  EXPECT_LT(relative_difference(got.u, ref.u), tol) << to_string(work) << (inner ? " " + inner->name() : "");
+  ASSERT_EQ(got.traces.size(), ref.traces.size());
+  for (std::size_t r = 0; r < ref.traces.size(); ++r) {
+    ASSERT_GT(max_abs(ref.traces[r]), 0) << "receiver " << r << " recorded nothing";
+    EXPECT_LT(relative_difference(got.traces[r], ref.traces[r]), tol) << "receiver " << r;
+  }
+}
+
+const Variant* stream_variant() { return &select_variant("mdrange-stream", make_star(4), Precision::f32); }
+
+TEST(SeismicEngine, UnifiedMatchesTheReference) {
+  for (Absorbing a : {Absorbing::pml, Absorbing::sponge, Absorbing::none})
+    for (OuterBoundary o : {OuterBoundary::zero, OuterBoundary::rigid}) {
+      SCOPED_TRACE(std::string(to_string(a)) + ", outer " + std::string(to_string(o)));
+      const SeismicModel m = small_model(a, o);
+      expect_matches_reference<double>(m, SeismicWork::unified, nullptr);
+      expect_matches_reference<float>(m, SeismicWork::unified, nullptr);
+    }
+}
+
+TEST(SeismicEngine, SevenDomainMatchesTheReference) {
+  for (const Variant* inner : {static_cast<const Variant*>(nullptr), stream_variant()}) {
+    const SeismicModel m = small_model(Absorbing::pml, OuterBoundary::zero);
+    expect_matches_reference<double>(m, SeismicWork::seven_domain, inner);
+    expect_matches_reference<float>(m, SeismicWork::seven_domain, inner);
+  }
+}
+
+TEST(SeismicEngine, OtherRadiiMatchTheReference) {
+  for (int M : {1, 2, 8}) {
+    SCOPED_TRACE("star M=" + std::to_string(M));
+    SeismicModel m = small_model(Absorbing::pml, OuterBoundary::rigid, M);
+    if (M == 8) m.n = {40, 38, 36}, m.width = 9, m.sources[0].position = {19.5, 18.2, 17.1};
+    expect_matches_reference<double>(m, SeismicWork::seven_domain, stream_variant());
+  }
+}
+
+template <class T>
+void expect_same_bits(const SeismicModel& m, const Variant* inner) {
+  const EngineResult a = run_engine<T>(m, SeismicWork::unified, nullptr);
+  const EngineResult b = run_engine<T>(m, SeismicWork::seven_domain, inner);
+  ASSERT_GT(max_abs(a.u), 0);
+  EXPECT_EQ(a.u, b.u) << (inner ? inner->name() : "layer kernel");
+  EXPECT_EQ(a.traces, b.traces);
+}
+
+TEST(SeismicEngine, UnifiedAndSevenDomainGiveTheSameBits) {
+  for (const Variant* inner : {static_cast<const Variant*>(nullptr), stream_variant()}) {
+    const SeismicModel m = small_model(Absorbing::pml, OuterBoundary::zero);
+    expect_same_bits<float>(m, inner);
+    expect_same_bits<double>(m, inner);
+  }
+}
+
+TEST(SeismicEngine, RefusesAVariantWithoutCoefficient) {
+  const SeismicModel m = small_model(Absorbing::pml, OuterBoundary::zero);
+  SeismicRun run;
+  run.inner = &select_variant("mdrange-general", m.stencil, Precision::f32);
+  const Subdomain sub = seismic_subdomain(m, run.parallel);
+  expect_error([&] { SeismicStep<float>(m, run, std::vector<double>(std::size_t(sub.local[0] * sub.local[1] * sub.local[2]), 2000.0)); },
+               "cannot update the seismic inner box");
+}
+
+}  // namespace

@@ -1,0 +1,114 @@
+#pragma once
+// The seismic engine: the model of seismic_model.hpp on one rank's part of the global grid, with
+// Kokkos. One step (u = u^n, v = u^{n-1} on entry):
+//   halo(u);  update v over the rank's box;  add the sources to v;  sample the receivers on v
+//   (every `every` steps);  swap(u, v)
+// The update is split in one of two ways (scheme.work):
+//   unified:      one kernel over the whole box, with a branch for the absorbing layer;
+//   seven-domain: the inner box by a kernel variant with a variable coefficient (the fastest
+//                 kernels of the portfolio) and the six layer slabs by the layer kernel, each
+//                 on its own execution space instance on GPUs.
+// Fields: u, v and vp = (V dt / h)^2 over the box (on u's layout), phi over the layer slabs
+// only; eta is not stored: it is the sum of three 1-D profiles (a few hundred values).
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "wavefd/seismic_model.hpp"
+#include "wavefd/two_step.hpp"
+
+namespace wavefd {
+
+enum class SeismicWork { unified, seven_domain };
+std::string_view to_string(SeismicWork w);
+SeismicWork parse_seismic_work(std::string_view name, std::string_view key);  // throws Error
+
+struct SeismicRun {
+  ParallelSpec parallel;                    // rank grid, rank, transport (overlap not yet used)
+  SeismicWork work = SeismicWork::seven_domain;
+  const Variant* inner = nullptr;           // seven-domain: the inner box's variant (takes_coefficient)
+  Tile tile{};
+};
+
+// Time spent per part of a step, host-side, summed over steps (only when timed: see timed()).
+struct SeismicTimes {
+  double inner = 0, layer = 0, halo = 0, sources = 0, receivers = 0;
+};
+
+template <class T>
+class SeismicStep {
+ public:
+  // `speeds`: this rank's speeds (m/s), VelocityModel::fill of its global box (subdomain() tells
+  // which one: use seismic_subdomain()). Throws Error before allocating for a variant that does
+  // not take a coefficient, a rank grid that does not fit, or speeds of the wrong size.
+  SeismicStep(const SeismicModel& m, const SeismicRun& run, const std::vector<double>& speeds);
+
+  void step();
+  void advance(long n) {
+    for (long s = 0; s < n; ++s) step();
+  }
+  long steps_done() const { return steps_; }
+
+  const Field<T>& u() const { return u_; }
+  const Field<T>& u_prev() const { return v_; }
+  const Layout& layout() const { return layout_; }
+  const Subdomain& subdomain() const { return sub_; }
+  const SeismicModel& model() const { return model_; }
+  Box inner() const { return inner_; }                   // local coordinates; may be empty
+  const std::vector<Box>& layer() const { return slabs_; }  // local slab boxes (non-empty ones)
+  index_t layer_points() const { return phi_points_; }
+  Halo<T>& halo() { return *halo_; }
+
+  // This rank's share of the traces: per receiver, samples() values, the weighted sum over the
+  // support points this rank owns (sum over ranks to get the traces). Copies from the device.
+  std::vector<std::vector<double>> partial_traces() const;
+  // Fence and time each part of a step (SeismicTimes); off by default.
+  void set_timed(bool on) { timed_ = on; }
+  const SeismicTimes& times() const { return times_; }
+
+ private:
+  void update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec);
+  void update_inner(const Box& b, const Kokkos::DefaultExecutionSpace& exec);
+  void add_sources();
+  void sample_receivers(long sample);
+
+  SeismicModel model_;
+  SeismicRun run_;
+  Subdomain sub_;
+  Layout layout_;
+  Field<T> u_, v_;
+  Kokkos::View<T*> vp_;
+  DeviceStencil<T> laplacian_;
+  std::vector<T> axis_c_;
+  std::array<Kokkos::View<T*>, 3> profile_;  // local 1-D profiles, index local + 1 (-1 .. n)
+  Kokkos::View<T*> phi_;
+  Box inner_;
+  std::vector<Box> slabs_;                   // local, non-empty, in layer_boxes() order
+  std::array<Box, 6> slab_all_{};            // all six (some empty), local
+  std::array<index_t, 6> slab_at_{};         // where each slab starts in phi_
+  index_t phi_points_ = 0;
+  bool pml_ = false, sponge_ = false;
+  // Sources: per owned point, its flat index and entries [begin, end) of (source, coefficient).
+  Kokkos::View<index_t*> src_point_;
+  Kokkos::View<int*> src_begin_;
+  Kokkos::View<int*> src_which_;
+  Kokkos::View<double*> src_coef_;
+  Kokkos::View<double**, Kokkos::LayoutRight> src_amp_;  // [step][source]
+  // Receivers: per receiver, entries [begin, end) of (flat index, weight) it owns here.
+  Kokkos::View<int*> rec_begin_;
+  Kokkos::View<index_t*> rec_point_;
+  Kokkos::View<double*> rec_weight_;
+  Kokkos::View<double**, Kokkos::LayoutRight> samples_;  // [receiver][sample]
+  Kokkos::DefaultExecutionSpace compute_;
+  std::vector<Kokkos::DefaultExecutionSpace> slab_exec_;  // GPUs: one instance per slab
+  std::unique_ptr<Halo<T>> halo_;
+  long steps_ = 0;
+  bool timed_ = false;
+  SeismicTimes times_;
+};
+
+// This rank's subdomain of the model's grid for `parallel` (the global box whose speeds it needs).
+Subdomain seismic_subdomain(const SeismicModel& m, const ParallelSpec& parallel);
+
+}  // namespace wavefd

@@ -1,0 +1,237 @@
+// `wavefd seismic DECK.toml [--section.key value ...]`: the seismic model on any rank grid, with
+// progress in simulated time, receiver traces, and a JSON summary (timing against the memory
+// floor of the inner update, inner and layer times, bytes per point, min and max of u).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "app/commands.hpp"
+#include "io/progress.hpp"
+#include "io/summary.hpp"
+#include "wavefd/measure.hpp"
+#include "wavefd/parallel.hpp"
+#include "wavefd/provenance.hpp"
+#include "wavefd/seismic_deck.hpp"
+#include "wavefd/seismic_step.hpp"
+#include "wavefd/trace_file.hpp"
+
+namespace wavefd::app {
+
+SeismicCommand::SeismicCommand(CLI::App& app) {
+  sub = app.add_subcommand("seismic",
+                           "Run the seismic model (velocity, sources, receivers, PML) on a deck; "
+                           "--section.key value overrides a deck key (docs/seismic-decks.md)");
+  sub->add_option("deck", deck, "Seismic deck (TOML)")->required()->check(CLI::ExistingFile);
+}
+
+namespace {
+
+// The inner box's variant: scheme.variant, or for auto the first registered variant that takes a
+// coefficient and supports the stencil (the registry lists the native kernels first).
+const Variant* inner_variant(const std::string& name, const Stencil& s, Precision p) {
+  if (name == "layer") return nullptr;  // the layer kernel's own inner path
+  if (name != "auto") {
+    const Variant& v = select_variant(name, s, p);
+    if (!v.takes_coefficient())
+      throw Error("scheme.variant = '" + name + "' has no variable-coefficient form; accepted: auto, layer, or one of " +
+                  "the variants `wavefd info` marks 'seismic'");
+    return &v;
+  }
+  for (const auto& v : variants())
+    if (v->takes_coefficient() && v->supports(s, p)) return v.get();
+  return nullptr;
+}
+
+struct SeismicOutcome {
+  double seconds = 0;
+  long steps = 0;
+  double min_u = 0, max_u = 0;  // over all ranks; NaN/Inf reported as not finite
+  bool finite = true;
+  std::vector<std::vector<double>> traces;  // rank 0: summed over ranks
+  SeismicTimes times;                       // this rank's, from a separate timed pass
+  double layer_points = 0, bytes = 0;       // over all ranks
+};
+
+template <class T>
+SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std::vector<double>& speeds,
+                         long check_interval, Progress& progress) {
+  SeismicStep<T> engine(m, run, speeds);
+  const Layout l = engine.layout();
+  using Policy = Kokkos::MDRangePolicy<Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
+                                       Kokkos::IndexType<index_t>>;
+  const Policy interior({0, 0, 0}, {l.n[0], l.n[1], l.n[2]});
+  // min and max of u on this rank; NaN/Inf turn both into NaN.
+  auto extremes = [&](double& lo, double& hi) {
+    const auto u = engine.u().data;
+    lo = 0, hi = 0;
+    Kokkos::parallel_reduce("wavefd::seismic_extremes", interior,
+        KOKKOS_LAMBDA(index_t i, index_t j, index_t k, double& a, double& b) {
+          const double x = double(u(l.at(i, j, k)));
+          const bool ok = x == x && Kokkos::abs(x) <= 1e300;
+          a = Kokkos::min(a, ok ? x : -1e308), b = Kokkos::max(b, ok ? x : 1e308);
+        },
+        Kokkos::Min<double>(lo), Kokkos::Max<double>(hi));
+  };
+
+  SeismicOutcome r;
+  Kokkos::Timer timer;
+  double paused = 0;
+  for (long n = 0; n < m.steps; ++n) {
+    engine.step();
+    r.steps = n + 1;
+    if (progress.due(timer.seconds())) {
+      Kokkos::fence("wavefd::progress");
+      progress.report(r.steps, timer.seconds());
+    }
+    if (r.steps % check_interval == 0 && r.steps < m.steps) {
+      Kokkos::fence("wavefd::check");
+      Kokkos::Timer check;
+      double lo, hi;
+      extremes(lo, hi);
+      const bool finite = max_over_ranks(std::max(-lo, hi)) < 1e300;
+      paused += check.seconds();
+      if (!finite) break;
+    }
+  }
+  Kokkos::fence("wavefd::seismic");
+  r.seconds = timer.seconds() - paused;
+  progress.finish(r.steps, r.seconds);
+  double lo, hi;
+  extremes(lo, hi);
+  r.min_u = min_over_ranks(lo), r.max_u = max_over_ranks(hi);
+  r.finite = std::max(-r.min_u, r.max_u) < 1e300;
+  for (const auto& trace : engine.partial_traces()) r.traces.push_back(sum_onto_root(trace));
+
+  // Inner and layer times, from a few more steps fenced part by part (parts that overlap in the
+  // loop above run one after another here, so these add up to more than a loop step).
+  engine.set_timed(true);
+  const long timed = std::min<long>(10, std::max<long>(m.steps, 1));
+  engine.advance(timed);
+  r.times = engine.times();
+  for (double* t : {&r.times.inner, &r.times.layer, &r.times.halo, &r.times.sources, &r.times.receivers})
+    *t /= double(timed);
+  r.layer_points = sum_over_ranks(double(engine.layer_points()));
+  r.bytes = sum_over_ranks(double(l.alloc) * 3 * sizeof(T) + double(engine.layer_points()) * sizeof(T));
+  return r;
+}
+
+nlohmann::json per_step(double v) {
+  return {{"min", min_over_ranks(v)}, {"mean", sum_over_ranks(v) / world_size()}, {"max", max_over_ranks(v)}};
+}
+
+}  // namespace
+
+int SeismicCommand::execute() {
+  const int ranks = world_size(), rank = world_rank();
+  const bool root = rank == 0;
+  SeismicDeck d;
+  agree([&] { d = read_seismic_deck(deck, overrides); });
+  const Precision precision = parse_precision(d.precision);
+  ParallelSpec par;
+  std::shared_ptr<const VelocityModel> velocity;
+  std::vector<double> speeds;
+  Subdomain sub;
+  agree([&] {
+    const Index3 requested{d.ranks[0], d.ranks[1], d.ranks[2]};
+    par.rank_grid = choose_rank_grid(ranks, d.n, requested, d.M);
+    par.rank = rank;
+    const Decomposition split(d.n, par.rank_grid, ranks, false, d.M);
+    sub = split.subdomain(rank);
+    par.transport = choose_transport(d.transport, ranks, d.gpu_aware);
+    velocity = make_velocity(d);
+    const Box own{sub.offset, {sub.offset[0] + sub.local[0], sub.offset[1] + sub.local[1], sub.offset[2] + sub.local[2]}};
+    speeds = velocity->fill(own, d.spacing);
+  });
+  double vmin = std::numeric_limits<double>::max(), vmax = 0;
+  for (double s : speeds) vmin = std::min(vmin, s), vmax = std::max(vmax, s);
+  vmin = min_over_ranks(vmin), vmax = max_over_ranks(vmax);
+  SeismicModel m;
+  SeismicRun run;
+  agree([&] {
+    m = make_seismic_model(d, velocity, vmax);
+    run.parallel = par;
+    run.work = parse_seismic_work(d.work, "scheme.work");
+    run.inner = inner_variant(d.variant, m.stencil, precision);
+    if (root && !d.summary.empty()) check_writable(d.summary, "output.summary");
+    if (root && !d.traces.empty()) check_trace_path(d.traces, "receivers.file");
+  });
+  agree([&] {
+    if (par.transport == Transport::nccl) check_one_rank_per_device("parallel.transport = 'nccl'");
+  });
+  const double points = double(m.n[0]) * double(m.n[1]) * double(m.n[2]);
+  const std::string inner_name = run.inner ? run.inner->name() : "layer kernel";
+  if (root) {
+    std::printf("wavefd seismic: %s, %lld x %lld x %lld points of %g m, %s, %s; dt %.6g s, %ld steps (%.4g s)\n",
+                m.stencil.name.c_str(), (long long)m.n[0], (long long)m.n[1], (long long)m.n[2], m.h,
+                d.precision.c_str(), velocity->describe().c_str(), m.dt, m.steps, m.dt * double(m.steps));
+    std::printf("wavefd seismic: speeds %.6g..%.6g m/s; %s layer of %d cells (%s profile, peak %.4g), outer %s; "
+                "%zu source(s), %zu receiver(s) every %ld steps\n",
+                vmin, vmax, std::string(to_string(m.absorbing)).c_str(), m.width,
+                m.profile == PmlProfile::minimod ? "minimod" : "symmetric", m.peak,
+                std::string(to_string(m.outer)).c_str(), m.sources.size(), m.receivers.positions.size(),
+                m.receivers.every);
+    std::printf("wavefd seismic: %s work, inner box by %s, on %s; %d rank(s) as %s, transport %s\n",
+                std::string(to_string(run.work)).c_str(), inner_name.c_str(), Kokkos::DefaultExecutionSpace::name(),
+                ranks, to_string(par.rank_grid).c_str(), std::string(to_string(par.transport)).c_str());
+    std::fflush(stdout);
+  }
+  Progress progress(root ? Progress::parse(d.progress) : Progress::Mode::none, m.steps, points, d.status_interval);
+  progress.set_time_step(m.dt);
+  const SeismicOutcome r = precision == Precision::f32 ? run_model<float>(m, run, speeds, d.check_interval, progress)
+                                                       : run_model<double>(m, run, speeds, d.check_interval, progress);
+  const double seconds = max_over_ranks(r.seconds);
+  const double bytes_per_point = 4.0 * (precision == Precision::f32 ? 4 : 8);  // u, u-, vp read; u+ written
+  const double updates = points * double(r.steps);
+  const nlohmann::json times = {{"inner_s", per_step(r.times.inner)},     {"layer_s", per_step(r.times.layer)},
+                                {"halo_s", per_step(r.times.halo)},       {"sources_s", per_step(r.times.sources)},
+                                {"receivers_s", per_step(r.times.receivers)}};
+  if (!root) {
+    if (!r.finite) throw AgreedError("");
+    return 0;
+  }
+  std::printf("wavefd seismic: %.3f s for %ld steps, %.3f Gpts/s, %.1f GB/s effective (%g bytes/point); "
+              "min u %.6g, max u %.6g%s\n",
+              seconds, r.steps, updates / seconds / 1e9, updates / seconds / 1e9 * bytes_per_point, bytes_per_point,
+              r.min_u, r.max_u, r.finite ? "" : " (NOT FINITE)");
+  std::printf("wavefd seismic: per step (timed pass, rank 0): inner %.4g s, layer %.4g s, halo %.4g s; "
+              "memory %.2f bytes per point (%.1f%% of the points in the layer)\n",
+              r.times.inner, r.times.layer, r.times.halo, r.bytes / points, 100 * r.layer_points / points);
+  if (!d.traces.empty() && !r.traces.empty() && r.finite) {
+    Traces t;
+    t.interval = m.dt * double(m.receivers.every);
+    for (const auto& p : m.receivers.positions) t.positions.push_back({p[0] * m.h, p[1] * m.h, p[2] * m.h});
+    for (const auto& trace : r.traces)
+      for (double s : trace) t.samples.push_back(float(s));
+    write_raw_traces(d.traces, t, "receivers.file");
+    std::printf("wavefd seismic: traces written to %s (%zu receivers x %ld samples)\n", d.traces.c_str(),
+                r.traces.size(), m.samples());
+  }
+  if (!d.summary.empty()) {
+    nlohmann::json j;
+    j["wavefd_version"] = WAVEFD_VERSION;
+    j["deck"] = d.path;
+    j["model"] = {{"n", m.n}, {"spacing", m.h}, {"dt", m.dt}, {"steps", m.steps}, {"stencil", m.stencil.name},
+                  {"precision", d.precision}, {"velocity", velocity->describe()}, {"vmin", vmin}, {"vmax", vmax},
+                  {"absorbing", to_string(m.absorbing)}, {"width", m.width}, {"peak", m.peak},
+                  {"profile", m.profile == PmlProfile::minimod ? "minimod" : "symmetric"},
+                  {"outer", to_string(m.outer)}, {"source_term", d.source_term}, {"sources", m.sources.size()},
+                  {"receivers", m.receivers.positions.size()}, {"every", m.receivers.every}};
+    j["work"] = {{"decomposition", to_string(run.work)}, {"inner_variant", inner_name}};
+    j["parallel"] = {{"ranks", par.rank_grid}, {"transport", to_string(par.transport)}};
+    j["provenance"] = provenance_json(Distribution{par.rank_grid, std::string(to_string(par.transport))});
+    j["kokkos"] = execution_json();
+    j["timing"] = {{"seconds", seconds}, {"steps", r.steps}, {"gpts_per_s", updates / seconds / 1e9},
+                   {"effective_gb_per_s", updates / seconds / 1e9 * bytes_per_point},
+                   {"bytes_per_point_moved", bytes_per_point}, {"per_step_timed", times}};
+    j["memory"] = {{"bytes", r.bytes}, {"bytes_per_point", r.bytes / points}, {"layer_points", r.layer_points}};
+    j["result"] = {{"min_u", r.min_u}, {"max_u", r.max_u}, {"finite", r.finite}, {"steps_done", r.steps}};
+    write_json_file(d.summary, j, "output.summary");
+    std::printf("wavefd seismic: summary written to %s\n", d.summary.c_str());
+  }
+  if (!r.finite)
+    throw AgreedError("the solution is not finite (NaN or Inf) after " + std::to_string(r.steps) + " steps");
+  return 0;
+}
+
+}  // namespace wavefd::app

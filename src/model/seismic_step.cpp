@@ -1,0 +1,352 @@
+#include "wavefd/seismic_step.hpp"
+
+#include <algorithm>
+#include <map>
+#include <type_traits>
+#include <utility>
+
+#include "kernels/kokkos/radius_dispatch.hpp"
+
+namespace wavefd {
+
+std::string_view to_string(SeismicWork w) { return w == SeismicWork::unified ? "unified" : "seven-domain"; }
+
+SeismicWork parse_seismic_work(std::string_view name, std::string_view key) {
+  if (name == "unified") return SeismicWork::unified;
+  if (name == "seven-domain") return SeismicWork::seven_domain;
+  throw Error(std::string(key) + " = '" + std::string(name) + "' is unknown; accepted: seven-domain, unified");
+}
+
+namespace {
+
+constexpr int kMaxRadius = 8;
+constexpr bool kHostBuild = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
+using Policy3 = Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace,
+                                      Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
+                                      Kokkos::IndexType<index_t>>;
+using Range = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>;
+
+enum LayerKind { kNoLayer, kPml, kSponge };
+
+// The update of seismic_model.hpp at every point of a box: the inner formula inside the inner box,
+// the layer's outside it. phi of layer point (x, y, z) is found from the slab the point lies in
+// (the geometric rule of SeismicModel::layer_boxes: z slabs, then y, then x).
+template <class T, int R, int Kind>
+struct LayerUpdate {
+  Kokkos::View<const T*> u;
+  Kokkos::View<T*> v;
+  Kokkos::View<const T*> vp;
+  Kokkos::View<T*> phi;
+  Kokkos::View<const T*> ex, ey, ez;  // 1-D profiles at local index + 1
+  Layout l;
+  Kokkos::Array<T, R + 1> c;
+  Index3 ilo, ihi;                    // the inner box, local coordinates (not clipped)
+  Kokkos::Array<index_t, 6 * 4> slab;  // per slab: lo x, lo y, lo z, start in phi
+  Kokkos::Array<index_t, 6 * 2> ext;   // per slab: extent x, extent y
+
+  KOKKOS_INLINE_FUNCTION void operator()(index_t x, index_t y, index_t z) const {
+    const index_t p = l.at(x, y, z), sy = l.sy, sz = l.sz;
+    const T centre = u(p);
+    T lap = c[0] * centre;
+    for (int m = 1; m <= R; ++m)
+      lap += c[m] * (((u(p - m) + u(p + m)) + (u(p - m * sy) + u(p + m * sy))) + (u(p - m * sz) + u(p + m * sz)));
+    const bool inside = x >= ilo[0] && x < ihi[0] && y >= ilo[1] && y < ihi[1] && z >= ilo[2] && z < ihi[2];
+    if (Kind == kNoLayer || inside) {
+      v(p) = T(2) * centre + vp(p) * lap - v(p);
+      return;
+    }
+    const T e = (ex(x + 1) + ey(y + 1)) + ez(z + 1);
+    if (Kind == kSponge) {
+      v(p) = (T(2) * centre + vp(p) * lap - (T(1) - e) * v(p)) / (T(1) + e);
+      return;
+    }
+    const int s = z < ilo[2] ? 0 : z >= ihi[2] ? 1 : y < ilo[1] ? 2 : y >= ihi[1] ? 3 : x < ilo[0] ? 4 : 5;
+    const index_t q = slab[4 * s + 3] + (x - slab[4 * s]) +
+                      ext[2 * s] * ((y - slab[4 * s + 1]) + ext[2 * s + 1] * (z - slab[4 * s + 2]));
+    const T ph = phi(q);
+    v(p) = ((T(2) + T(2) * e - e * e) * centre + vp(p) * (lap + ph) - v(p)) / (T(1) + T(2) * e);
+    const T grad = (ex(x + 2) - ex(x)) * (u(p + 1) - u(p - 1)) + (ey(y + 2) - ey(y)) * (u(p + sy) - u(p - sy)) +
+                   (ez(z + 2) - ez(z)) * (u(p + sz) - u(p - sz));
+    phi(q) = (ph - grad / T(4)) / (T(1) + e);
+  }
+};
+
+Box intersect(const Box& a, const Box& b) {
+  Box r;
+  for (int d = 0; d < 3; ++d) r.lo[d] = std::max(a.lo[d], b.lo[d]), r.hi[d] = std::max(r.lo[d], std::min(a.hi[d], b.hi[d]));
+  return r;
+}
+
+Box shifted(const Box& b, const Index3& by) {
+  Box r = b;
+  for (int d = 0; d < 3; ++d) r.lo[d] -= by[d], r.hi[d] -= by[d];
+  return r;
+}
+
+template <class T>
+Kokkos::View<T*> to_device(const std::string& label, const std::vector<T>& host) {
+  Kokkos::View<T*> d(label, host.size());
+  auto h = Kokkos::create_mirror_view(d);
+  for (std::size_t i = 0; i < host.size(); ++i) h(i) = host[i];
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+Decomposition seismic_decomposition(const SeismicModel& m, const ParallelSpec& p) {
+  const int ranks = int(p.rank_grid[0] * p.rank_grid[1] * p.rank_grid[2]);
+  return Decomposition(m.n, p.rank_grid, ranks, false, m.stencil.radius);
+}
+
+}  // namespace
+
+Subdomain seismic_subdomain(const SeismicModel& m, const ParallelSpec& parallel) {
+  return seismic_decomposition(m, parallel).subdomain(parallel.rank);
+}
+
+template <class T>
+SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const std::vector<double>& speeds)
+    : model_(m), run_(run) {
+  const Precision precision = sizeof(T) == 4 ? Precision::f32 : Precision::f64;
+  axis_c_.clear();
+  for (double c : m.axis_weights()) axis_c_.push_back(static_cast<T>(c));
+  if (m.stencil.radius < 1 || m.stencil.radius > kMaxRadius)
+    throw Error("stencil.M = " + std::to_string(m.stencil.radius) + " is outside the seismic engine's range; accepted: 1.." +
+                std::to_string(kMaxRadius));
+  if (run.work == SeismicWork::seven_domain && run.inner != nullptr) {
+    if (!run.inner->takes_coefficient() || !run.inner->supports(m.stencil, precision))
+      throw Error("scheme.variant = '" + run.inner->name() + "' cannot update the seismic inner box (" + m.stencil.name +
+                  ", variable coefficient)");
+    run.inner->check_tile(run.tile, "scheme.tile");
+  }
+  const Decomposition split = seismic_decomposition(m, run.parallel);
+  sub_ = split.subdomain(run.parallel.rank);
+  const Box own{sub_.offset, {sub_.offset[0] + sub_.local[0], sub_.offset[1] + sub_.local[1],
+                              sub_.offset[2] + sub_.local[2]}};
+  if (speeds.size() != std::size_t(own.size()))
+    throw Error("seismic engine: " + std::to_string(speeds.size()) + " speeds for a box of " +
+                std::to_string(own.size()) + " points");
+  layout_ = make_layout(sub_.local, m.stencil.radius, true, sizeof(T));
+  pml_ = m.absorbing == Absorbing::pml && m.width > 0;
+  sponge_ = m.absorbing == Absorbing::sponge && m.width > 0;
+
+  // Fields: zero everywhere (the model starts at rest; the zero frame's ghosts stay 0).
+  u_ = make_field<T>("wavefd::seismic_u", layout_);
+  v_ = make_field<T>("wavefd::seismic_v", layout_);
+  Kokkos::deep_copy(u_.data, T(0));
+  Kokkos::deep_copy(v_.data, T(0));
+  vp_ = Kokkos::View<T*>("wavefd::seismic_vp", layout_.alloc);
+  {
+    auto h = Kokkos::create_mirror_view(vp_);
+    const double scale = m.dt / m.h;
+    for (index_t k = 0; k < sub_.local[2]; ++k)
+      for (index_t j = 0; j < sub_.local[1]; ++j)
+        for (index_t i = 0; i < sub_.local[0]; ++i) {
+          const double s = speeds[std::size_t(i + sub_.local[0] * (j + sub_.local[1] * k))] * scale;
+          h(layout_.at(i, j, k)) = static_cast<T>(s * s);
+        }
+    Kokkos::deep_copy(vp_, h);
+  }
+  laplacian_ = make_laplacian_stencil<T>(m.stencil, layout_);
+
+  // The layer: local 1-D profiles and the slabs this rank holds.
+  for (int a = 0; a < 3; ++a) {
+    const std::vector<double> global = m.axis_profile(a);
+    std::vector<T> local(std::size_t(sub_.local[a] + 2));
+    for (index_t i = -1; i <= sub_.local[a]; ++i) local[std::size_t(i + 1)] = static_cast<T>(global[std::size_t(sub_.offset[a] + i + 1)]);
+    profile_[a] = to_device<T>(std::string("wavefd::seismic_eta_") + axis_name(a), local);
+  }
+  inner_ = shifted(intersect(m.width > 0 ? m.inner_box() : Box{{0, 0, 0}, m.n}, own), sub_.offset);
+  const std::vector<Box> global_slabs = m.layer_boxes();
+  for (std::size_t s = 0; s < global_slabs.size(); ++s) {
+    slab_all_[s] = shifted(intersect(global_slabs[s], own), sub_.offset);
+    slab_at_[s] = phi_points_;
+    if (!slab_all_[s].empty()) slabs_.push_back(slab_all_[s]);
+    if (pml_) phi_points_ += slab_all_[s].size();
+  }
+  phi_ = Kokkos::View<T*>("wavefd::seismic_phi", std::max<index_t>(phi_points_, 1));
+
+  // Sources: the support points this rank owns, merged by point (sources in order within each).
+  std::map<index_t, std::vector<std::pair<int, double>>> by_point;
+  const index_t steps = std::max<long>(m.steps, 1);
+  std::vector<double> amp(std::size_t(steps * index_t(m.sources.size())), 0.0);
+  for (std::size_t s = 0; s < m.sources.size(); ++s) {
+    const SeismicSource& src = m.sources[s];
+    for (const GridWeight& g : spread_weights(src.position, src.spreading, m.n, "source[" + std::to_string(s) + "].position")) {
+      Index3 l;
+      bool mine = true;
+      for (int d = 0; d < 3; ++d) l[d] = g.at[d] - sub_.offset[d], mine = mine && l[d] >= 0 && l[d] < sub_.local[d];
+      if (!mine) continue;
+      const double speed = speeds[std::size_t(l[0] + sub_.local[0] * (l[1] + sub_.local[1] * l[2]))];
+      const double scale = m.source_scaled ? (speed * m.dt) * (speed * m.dt) / (m.h * m.h * m.h) : 1.0;
+      by_point[layout_.at(l[0], l[1], l[2])].push_back({int(s), src.amplitude * g.weight * scale});
+    }
+    for (index_t n = 0; n < index_t(m.steps); ++n)
+      amp[std::size_t(n * index_t(m.sources.size()) + index_t(s))] =
+          src.wavelet->at(double(n + (m.source_one_step_late ? 1 : 0)) * m.dt);
+  }
+  std::vector<index_t> point;
+  std::vector<int> begin{0}, which;
+  std::vector<double> coef;
+  for (const auto& [p, entries] : by_point) {
+    point.push_back(p);
+    for (const auto& [s, c] : entries) which.push_back(s), coef.push_back(c);
+    begin.push_back(int(which.size()));
+  }
+  src_point_ = to_device<index_t>("wavefd::source_points", point);
+  src_begin_ = to_device<int>("wavefd::source_begin", begin);
+  src_which_ = to_device<int>("wavefd::source_which", which);
+  src_coef_ = to_device<double>("wavefd::source_coef", coef);
+  src_amp_ = Kokkos::View<double**, Kokkos::LayoutRight>("wavefd::source_amplitude", steps, m.sources.size());
+  {
+    auto h = Kokkos::create_mirror_view(src_amp_);
+    for (index_t n = 0; n < steps; ++n)
+      for (std::size_t s = 0; s < m.sources.size(); ++s) h(n, s) = amp[std::size_t(n * index_t(m.sources.size()) + index_t(s))];
+    Kokkos::deep_copy(src_amp_, h);
+  }
+
+  // Receivers: the support points this rank owns, in the order spread_weights gives them.
+  std::vector<int> rbegin{0};
+  std::vector<index_t> rpoint;
+  std::vector<double> rweight;
+  for (std::size_t r = 0; r < m.receivers.positions.size(); ++r) {
+    for (const GridWeight& g : spread_weights(m.receivers.positions[r], m.receivers.spreading, m.n,
+                                              "receivers.position[" + std::to_string(r) + "]")) {
+      Index3 l;
+      bool mine = true;
+      for (int d = 0; d < 3; ++d) l[d] = g.at[d] - sub_.offset[d], mine = mine && l[d] >= 0 && l[d] < sub_.local[d];
+      if (mine) rpoint.push_back(layout_.at(l[0], l[1], l[2])), rweight.push_back(g.weight);
+    }
+    rbegin.push_back(int(rpoint.size()));
+  }
+  rec_begin_ = to_device<int>("wavefd::receiver_begin", rbegin);
+  rec_point_ = to_device<index_t>("wavefd::receiver_points", rpoint);
+  rec_weight_ = to_device<double>("wavefd::receiver_weights", rweight);
+  samples_ = Kokkos::View<double**, Kokkos::LayoutRight>("wavefd::receiver_samples", m.receivers.positions.size(),
+                                                         std::max<long>(m.samples(), 1));
+
+  if (!kHostBuild && run.work == SeismicWork::seven_domain && !slabs_.empty()) {
+    const auto parts =
+        Kokkos::Experimental::partition_space(compute_, 1, 1, 1, 1, 1, 1);
+    slab_exec_.assign(parts.begin(), parts.end());
+  }
+  HaloSpec h{.boundary = m.outer == OuterBoundary::zero ? Boundary::zero : Boundary::rigid,
+             .transport = run.parallel.transport,
+             .decomposition = split,
+             .sub = sub_,
+             .layout = layout_,
+             .offsets = m.stencil.offsets,
+             .exec = compute_};
+  halo_ = make_halo<T>(h);
+  Kokkos::fence("wavefd::seismic_setup");
+}
+
+template <class T>
+void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec) {
+  if (b.empty()) return;
+  const auto launch = [&]<int R, int Kind>() {
+    LayerUpdate<T, R, Kind> f{u_.data, v_.data, vp_, phi_, profile_[0], profile_[1], profile_[2], layout_, {}, {}, {}, {}, {}};
+    for (int m = 0; m <= R; ++m) f.c[m] = axis_c_[std::size_t(m)];
+    const Box inner_global = model_.width > 0 ? model_.inner_box() : Box{{0, 0, 0}, model_.n};
+    for (int d = 0; d < 3; ++d) f.ilo[d] = inner_global.lo[d] - sub_.offset[d], f.ihi[d] = inner_global.hi[d] - sub_.offset[d];
+    for (int s = 0; s < 6; ++s) {
+      for (int d = 0; d < 3; ++d) f.slab[4 * s + d] = slab_all_[s].lo[d];
+      f.slab[4 * s + 3] = slab_at_[s];
+      f.ext[2 * s] = slab_all_[s].extent(0), f.ext[2 * s + 1] = slab_all_[s].extent(1);
+    }
+    Kokkos::parallel_for("wavefd::seismic_layer", Policy3(exec, {b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}), f);
+  };
+  kernels::with_radius<kMaxRadius>(model_.stencil.radius, "seismic layer", [&](auto R) {
+    constexpr int r = decltype(R)::value;
+    if (pml_) launch.template operator()<r, kPml>();
+    else if (sponge_) launch.template operator()<r, kSponge>();
+    else launch.template operator()<r, kNoLayer>();
+  });
+}
+
+template <class T>
+void SeismicStep<T>::update_inner(const Box& b, const Kokkos::DefaultExecutionSpace& exec) {
+  if (b.empty()) return;
+  if (run_.inner == nullptr) return update_layer(b, exec);  // the layer kernel's own inner path
+  TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, exec, run_.tile};
+  a.coefficient = vp_;
+  run_.inner->apply(a, b);
+}
+
+template <class T>
+void SeismicStep<T>::add_sources() {
+  if (src_point_.extent(0) == 0 || steps_ >= index_t(src_amp_.extent(0))) return;
+  const auto point = src_point_;
+  const auto begin = src_begin_;
+  const auto which = src_which_;
+  const auto coef = src_coef_;
+  const auto amp = Kokkos::subview(src_amp_, steps_, Kokkos::ALL);
+  const auto v = v_.data;
+  Kokkos::parallel_for("wavefd::seismic_sources", Range(compute_, 0, index_t(point.extent(0))), KOKKOS_LAMBDA(index_t i) {
+    double sum = 0;
+    for (int e = begin(i); e < begin(i + 1); ++e) sum += coef(e) * amp(which(e));
+    v(point(i)) += static_cast<T>(sum);
+  });
+}
+
+template <class T>
+void SeismicStep<T>::sample_receivers(long sample) {
+  const index_t receivers = index_t(samples_.extent(0));
+  if (receivers == 0) return;
+  const auto begin = rec_begin_;
+  const auto point = rec_point_;
+  const auto weight = rec_weight_;
+  const auto samples = samples_;
+  const auto v = v_.data;
+  Kokkos::parallel_for("wavefd::seismic_receivers", Range(compute_, 0, receivers), KOKKOS_LAMBDA(index_t r) {
+    double sum = 0;
+    for (int e = begin(r); e < begin(r + 1); ++e) sum += weight(e) * double(v(point(e)));
+    samples(r, sample) = sum;
+  });
+}
+
+template <class T>
+void SeismicStep<T>::step() {
+  Kokkos::Timer clock;
+  auto part_done = [&](double& into) {
+    if (!timed_) return;
+    Kokkos::fence("wavefd::seismic_timed");
+    into += clock.seconds();
+    clock.reset();
+  };
+  halo_->start(u_);
+  halo_->finish(u_);
+  part_done(times_.halo);
+  if (run_.work == SeismicWork::unified) {
+    update_layer(layout_.interior(), compute_);
+    part_done(times_.layer);
+  } else {
+    update_inner(inner_, compute_);
+    part_done(times_.inner);
+    for (std::size_t s = 0; s < slabs_.size(); ++s)
+      update_layer(slabs_[s], slab_exec_.empty() || timed_ ? compute_ : slab_exec_[s]);
+    for (const auto& e : slab_exec_) e.fence("wavefd::seismic_slabs");
+    part_done(times_.layer);
+  }
+  add_sources();
+  part_done(times_.sources);
+  const long done = steps_ + 1;
+  if (samples_.extent(0) > 0 && done % model_.receivers.every == 0 && done / model_.receivers.every < model_.samples())
+    sample_receivers(done / model_.receivers.every);
+  part_done(times_.receivers);
+  std::swap(u_, v_);
+  ++steps_;
+}
+
+template <class T>
+std::vector<std::vector<double>> SeismicStep<T>::partial_traces() const {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, samples_);
+  std::vector<std::vector<double>> t(samples_.extent(0), std::vector<double>(std::size_t(model_.samples())));
+  for (std::size_t r = 0; r < t.size(); ++r)
+    for (std::size_t j = 0; j < t[r].size(); ++j) t[r][j] = h(r, j);
+  return t;
+}
+
+template class SeismicStep<float>;
+template class SeismicStep<double>;
+
+}  // namespace wavefd

@@ -56,7 +56,7 @@ class SeismicStep {
   const Subdomain& subdomain() const { return sub_; }
   const SeismicModel& model() const { return model_; }
   Box inner() const { return inner_; }                   // local coordinates; may be empty
-  const std::vector<Box>& layer() const { return slabs_; }  // local slab boxes (non-empty ones)
+  const std::vector<Box>& layer() const { return slabs_; }  // boxes of the layer kernel (seven-domain)
   index_t layer_points() const { return phi_points_; }
   Halo<T>& halo() { return *halo_; }
 
@@ -67,11 +67,13 @@ class SeismicStep {
   void set_timed(bool on) { timed_ = on; }
   const SeismicTimes& times() const { return times_; }
 
- private:
+  // The parts of step() (public only because CUDA lambdas cannot live in private members).
   void update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec);
   void update_inner(const Box& b, const Kokkos::DefaultExecutionSpace& exec);
   void add_sources();
   void sample_receivers(long sample);
+
+ private:
 
   SeismicModel model_;
   SeismicRun run_;
@@ -84,7 +86,9 @@ class SeismicStep {
   std::array<Kokkos::View<T*>, 3> profile_;  // local 1-D profiles, index local + 1 (-1 .. n)
   Kokkos::View<T*> phi_;
   Box inner_;
-  std::vector<Box> slabs_;                   // local, non-empty, in layer_boxes() order
+  Box inner_variant_box_;                    // the part of inner_ the inner variant updates
+  std::vector<Box> slabs_;                   // what the layer kernel updates in seven-domain work:
+                                             // the non-empty slabs, then inner_'s unaligned columns
   std::array<Box, 6> slab_all_{};            // all six (some empty), local
   std::array<index_t, 6> slab_at_{};         // where each slab starts in phi_
   index_t phi_points_ = 0;

@@ -164,6 +164,20 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
     if (pml_) phi_points_ += slab_all_[s].size();
   }
   phi_ = Kokkos::View<T*>("wavefd::seismic_phi", std::max<index_t>(phi_points_, 1));
+  // The inner variant's box starts and ends on 16-byte boundaries along x (rows start on 128-byte
+  // ones), so that vector kernels take whole packs; the columns left over are inner points that
+  // the layer kernel updates with the inner formula.
+  const index_t pack = index_t(16 / sizeof(T));
+  inner_variant_box_ = inner_;
+  if (!inner_.empty()) {
+    Box& b = inner_variant_box_;
+    b.lo[0] = std::min((inner_.lo[0] + pack - 1) / pack * pack, inner_.hi[0]);
+    b.hi[0] = b.lo[0] + (inner_.hi[0] - b.lo[0]) / pack * pack;
+    Box left = inner_, right = inner_;
+    left.hi[0] = b.lo[0], right.lo[0] = b.hi[0];
+    for (const Box& edge : {left, right})
+      if (!edge.empty()) slabs_.push_back(edge);
+  }
 
   // Sources: the support points this rank owns, merged by point (sources in order within each).
   std::map<index_t, std::vector<std::pair<int, double>>> by_point;
@@ -320,10 +334,13 @@ void SeismicStep<T>::step() {
     update_layer(layout_.interior(), compute_);
     part_done(times_.layer);
   } else {
-    update_inner(inner_, compute_);
+    // The slabs' instances must not start before this instance's last writes (the previous step's
+    // update and sources, the halo) are done.
+    if (!slab_exec_.empty()) compute_.fence("wavefd::seismic_before_slabs");
+    update_inner(inner_variant_box_, compute_);
     part_done(times_.inner);
     for (std::size_t s = 0; s < slabs_.size(); ++s)
-      update_layer(slabs_[s], slab_exec_.empty() || timed_ ? compute_ : slab_exec_[s]);
+      update_layer(slabs_[s], slab_exec_.empty() || timed_ ? compute_ : slab_exec_[s % slab_exec_.size()]);
     for (const auto& e : slab_exec_) e.fence("wavefd::seismic_slabs");
     part_done(times_.layer);
   }

@@ -32,3 +32,15 @@ for work in seven-domain unified; do
   $B seismic inputs/seismic-minimod-1000.toml --scheme.work $work --output.progress none \
     --output.summary "$OUT/seismic-minimod-1000-$work.json" 2>&1 | tee -a "$OUT/log.txt"
 done
+if [ "${TILES:-0}" = 1 ]; then
+  log "tiles of the layer kernel and of the inner variant, 1000^3, 200 steps, seven-domain"
+  for lt in default 32x4x1 32x8x1 64x4x1 128x2x1 32x4x2 16x8x2 256x1x1; do
+    $B seismic inputs/seismic-minimod-1000.toml --scheme.steps 200 --scheme.layer_tile $lt --output.progress none \
+      --output.summary "$W/tile-layer-$lt.json" 2>&1 | grep -E "s for|per step" | sed "s/^/layer_tile $lt: /" | tee -a "$OUT/log.txt"
+  done
+  for t in 32x4x64 32x4x128 64x2x128 32x2x128 16x8x128; do
+    $B seismic inputs/seismic-minimod-1000.toml --scheme.steps 200 --scheme.tile $t --output.progress none \
+      --output.summary "$W/tile-inner-$t.json" 2>&1 | grep -E "s for|per step" | sed "s/^/tile $t: /" | tee -a "$OUT/log.txt"
+  done
+  tar -C "$W" -cf "$OUT/tiles.tar" .
+fi

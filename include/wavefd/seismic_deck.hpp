@@ -30,7 +30,9 @@ struct SeismicDeck {
   std::optional<long> steps;         // scheme.steps, or
   std::optional<double> time;        // scheme.time (s): steps = ceil(time / dt); exactly one of the two
   std::optional<double> vmax;        // scheme.vmax (m/s): the speed dt and the PML use (default: the model's)
-  std::string variant = "auto";      // scheme.variant: the inner box's kernel
+  std::string variant = "auto";      // scheme.variant: the inner box's kernel (auto, layer, or a variant)
+  std::string tile = "default";      // scheme.tile: the inner variant's tile
+  std::string layer_tile = "default";  // scheme.layer_tile: the layer kernel's block XxYxZ
   std::string work = "seven-domain";  // scheme.work: seven-domain | unified
   std::string source_term = "scaled";  // scheme.source_term: scaled | minimod | minimod-2021
   // [velocity]

@@ -28,7 +28,8 @@ struct SeismicRun {
   ParallelSpec parallel;                    // rank grid, rank, transport (overlap not yet used)
   SeismicWork work = SeismicWork::seven_domain;
   const Variant* inner = nullptr;           // seven-domain: the inner box's variant (takes_coefficient)
-  Tile tile{};
+  Tile tile{};                              // the inner variant's
+  Tile layer_tile{};                        // the layer kernel's block (default: Kokkos' choice)
 };
 
 // Time spent per part of a step, host-side, summed over steps (only when timed: see timed()).

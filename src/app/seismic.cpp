@@ -153,6 +153,9 @@ int SeismicCommand::execute() {
     run.parallel = par;
     run.work = parse_seismic_work(d.work, "scheme.work");
     run.inner = inner_variant(d.variant, m.stencil, precision);
+    run.tile = parse_tile(d.tile, "scheme.tile");
+    if (run.inner) run.inner->check_tile(run.tile, "scheme.tile");
+    run.layer_tile = parse_tile(d.layer_tile, "scheme.layer_tile");
     if (root && !d.summary.empty()) check_writable(d.summary, "output.summary");
     if (root && !d.traces.empty()) check_trace_path(d.traces, "receivers.file");
   });
@@ -171,8 +174,10 @@ int SeismicCommand::execute() {
                 m.profile == PmlProfile::minimod ? "minimod" : "symmetric", m.peak,
                 std::string(to_string(m.outer)).c_str(), m.sources.size(), m.receivers.positions.size(),
                 m.receivers.every);
-    std::printf("wavefd seismic: %s work, inner box by %s, on %s; %d rank(s) as %s, transport %s\n",
-                std::string(to_string(run.work)).c_str(), inner_name.c_str(), Kokkos::DefaultExecutionSpace::name(),
+    std::printf("wavefd seismic: %s work, inner box by %s (tile %s), layer tile %s, on %s; %d rank(s) as %s, "
+                "transport %s\n",
+                std::string(to_string(run.work)).c_str(), inner_name.c_str(), to_string(run.tile).c_str(),
+                to_string(run.layer_tile).c_str(), Kokkos::DefaultExecutionSpace::name(),
                 ranks, to_string(par.rank_grid).c_str(), std::string(to_string(par.transport)).c_str());
     std::fflush(stdout);
   }
@@ -217,7 +222,8 @@ int SeismicCommand::execute() {
                   {"profile", m.profile == PmlProfile::minimod ? "minimod" : "symmetric"},
                   {"outer", to_string(m.outer)}, {"source_term", d.source_term}, {"sources", m.sources.size()},
                   {"receivers", m.receivers.positions.size()}, {"every", m.receivers.every}};
-    j["work"] = {{"decomposition", to_string(run.work)}, {"inner_variant", inner_name}};
+    j["work"] = {{"decomposition", to_string(run.work)}, {"inner_variant", inner_name},
+                 {"tile", to_string(run.tile)}, {"layer_tile", to_string(run.layer_tile)}};
     j["parallel"] = {{"ranks", par.rank_grid}, {"transport", to_string(par.transport)}};
     j["provenance"] = provenance_json(Distribution{par.rank_grid, std::string(to_string(par.transport))});
     j["kokkos"] = execution_json();

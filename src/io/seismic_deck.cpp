@@ -309,6 +309,8 @@ const Key& schema() {
       {.name = "time", .read = number(&D::time, above(0), "the simulated time in seconds")},
       {.name = "vmax", .read = number(&D::vmax, above(0), "a speed in m/s, at least the model's fastest")},
       {.name = "variant", .read = text(&D::variant)},
+      {.name = "tile", .read = text(&D::tile)},
+      {.name = "layer_tile", .read = text(&D::layer_tile)},
       {.name = "work", .read = choice(&D::work, {"seven-domain", "unified"})},
       {.name = "source_term", .read = choice(&D::source_term, {"scaled", "minimod", "minimod-2021"})},
     }},

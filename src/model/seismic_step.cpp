@@ -118,6 +118,11 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
                   ", variable coefficient)");
     run.inner->check_tile(run.tile, "scheme.tile");
   }
+  // A GPU block of the layer kernel: at most 512 threads (its registers allow no more).
+  const Tile& lt = run.layer_tile;
+  if (!kHostBuild && lt.x * lt.y * lt.z > 512)
+    throw Error("scheme.layer_tile = '" + to_string(lt) + "' has more than 512 threads; accepted: default, or XxYxZ with "
+                "x*y*z <= 512");
   const Decomposition split = seismic_decomposition(m, run.parallel);
   sub_ = split.subdomain(run.parallel.rank);
   const Box own{sub_.offset, {sub_.offset[0] + sub_.local[0], sub_.offset[1] + sub_.local[1],
@@ -267,7 +272,11 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
       f.slab[4 * s + 3] = slab_at_[s];
       f.ext[2 * s] = slab_all_[s].extent(0), f.ext[2 * s + 1] = slab_all_[s].extent(1);
     }
-    Kokkos::parallel_for("wavefd::seismic_layer", Policy3(exec, {b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}), f);
+    const Tile& t = run_.layer_tile;
+    const Policy3 policy = t.is_default()
+                               ? Policy3(exec, {b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]})
+                               : Policy3(exec, {b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}, {t.x, t.y, t.z});
+    Kokkos::parallel_for("wavefd::seismic_layer", policy, f);
   };
   kernels::with_radius<kMaxRadius>(model_.stencil.radius, "seismic layer", [&](auto R) {
     constexpr int r = decltype(R)::value;

@@ -29,6 +29,8 @@ double min_over_ranks(double v);
 double sum_over_ranks(double v);
 // Element-wise sums over all ranks, valid on rank 0 (collective; every rank passes the same size).
 std::vector<double> sum_onto_root(const std::vector<double>& v);
+// Every rank's values, one rank after another, on rank 0 (collective; sizes may differ).
+std::vector<double> gather_onto_root(const std::vector<double>& v);
 
 // Whether the MPI library takes device pointers: "yes", "no" or "unknown" (it cannot tell), from
 // MPIX_Query_cuda_support / MPIX_Query_rocm_support where the library has them; "not needed" on

@@ -64,6 +64,10 @@ class SeismicStep {
   // This rank's share of the traces: per receiver, samples() values, the weighted sum over the
   // support points this rank owns (sum over ranks to get the traces). Copies from the device.
   std::vector<std::vector<double>> partial_traces() const;
+  // This rank's part of the plane of u at global index `index` across axis `normal`: {lo a, lo b,
+  // extent a, extent b, values with a fastest} along the plane's axes a < b (global indices), or
+  // {} when the plane misses this rank's box.
+  std::vector<double> plane(int normal, index_t index) const;
   // Fence and time each part of a step (SeismicTimes); off by default.
   void set_timed(bool on) { timed_ = on; }
   const SeismicTimes& times() const { return times_; }

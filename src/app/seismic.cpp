@@ -12,8 +12,10 @@
 #include "wavefd/measure.hpp"
 #include "wavefd/parallel.hpp"
 #include "wavefd/provenance.hpp"
+#include "wavefd/raw_file.hpp"
 #include "wavefd/seismic_deck.hpp"
 #include "wavefd/seismic_step.hpp"
+#include "wavefd/slice_file.hpp"
 #include "wavefd/trace_file.hpp"
 
 namespace wavefd::app {
@@ -43,6 +45,40 @@ const Variant* inner_variant(const std::string& name, const Stencil& s, Precisio
   return nullptr;
 }
 
+// Wavefield slices (output.slices): a plane of u every `every` steps and after the last one.
+struct SliceOutput {
+  std::string prefix;  // '' = none
+  long every = 0;
+  int normal = 1;
+  index_t index = 0;
+
+  std::string path(long step) const {
+    char tail[32];
+    std::snprintf(tail, sizeof tail, "-%06ld.bin", step);
+    return prefix + tail;
+  }
+  bool due(long step, long last) const { return !prefix.empty() && ((every > 0 && step % every == 0) || step == last); }
+
+  // Collective: every rank sends its part of the plane, rank 0 writes the file.
+  template <class Engine>
+  void write(const Engine& engine, const SeismicModel& m, long step) const {
+    const std::vector<double> all = gather_onto_root(engine.plane(normal, index));
+    agree([&] {
+      if (world_rank() != 0) return;
+      const auto axes = slice_axes(normal);
+      Slice s{normal, index, step, double(step) * m.dt, m.h, {m.n[axes[0]], m.n[axes[1]]}, {}};
+      s.values.assign(std::size_t(s.n[0] * s.n[1]), 0.0f);
+      for (std::size_t q = 0; q + 4 <= all.size();) {  // parts: lo a, lo b, extent a, extent b, values
+        const index_t a0 = index_t(all[q]), b0 = index_t(all[q + 1]), na = index_t(all[q + 2]), nb = index_t(all[q + 3]);
+        q += 4;
+        for (index_t j = 0; j < nb; ++j)
+          for (index_t i = 0; i < na; ++i) s.values[std::size_t((a0 + i) + s.n[0] * (b0 + j))] = float(all[q++]);
+      }
+      write_raw_slice(path(step), s, "output.slices");
+    });
+  }
+};
+
 struct SeismicOutcome {
   double seconds = 0;
   long steps = 0;
@@ -55,7 +91,7 @@ struct SeismicOutcome {
 
 template <class T>
 SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std::vector<double>& speeds,
-                         long check_interval, Progress& progress) {
+                         long check_interval, const SliceOutput& slices, Progress& progress) {
   SeismicStep<T> engine(m, run, speeds);
   const Layout l = engine.layout();
   using Policy = Kokkos::MDRangePolicy<Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
@@ -83,6 +119,12 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
     if (progress.due(timer.seconds())) {
       Kokkos::fence("wavefd::progress");
       progress.report(r.steps, timer.seconds());
+    }
+    if (slices.due(r.steps, m.steps)) {
+      Kokkos::fence("wavefd::slice");
+      Kokkos::Timer writing;
+      slices.write(engine, m, r.steps);
+      paused += writing.seconds();
     }
     if (r.steps % check_interval == 0 && r.steps < m.steps) {
       Kokkos::fence("wavefd::check");
@@ -148,6 +190,7 @@ int SeismicCommand::execute() {
   vmin = min_over_ranks(vmin), vmax = max_over_ranks(vmax);
   SeismicModel m;
   SeismicRun run;
+  SliceOutput slices;
   agree([&] {
     m = make_seismic_model(d, velocity, vmax);
     run.parallel = par;
@@ -158,6 +201,12 @@ int SeismicCommand::execute() {
     run.layer_tile = parse_tile(d.layer_tile, "scheme.layer_tile");
     if (root && !d.summary.empty()) check_writable(d.summary, "output.summary");
     if (root && !d.traces.empty()) check_trace_path(d.traces, "receivers.file");
+    if (!d.slices.empty()) {
+      slices.prefix = d.slices, slices.every = d.slice_every;
+      slices.normal = d.slice_axis == "x" ? 0 : d.slice_axis == "y" ? 1 : 2;
+      slices.index = d.slice_position ? index_t(std::llround(*d.slice_position / m.h)) : (m.n[slices.normal] - 1) / 2;
+      if (root) check_output_path(slices.path(0), "output.slices");
+    }
   });
   agree([&] {
     if (par.transport == Transport::nccl) check_one_rank_per_device("parallel.transport = 'nccl'");
@@ -183,8 +232,9 @@ int SeismicCommand::execute() {
   }
   Progress progress(root ? Progress::parse(d.progress) : Progress::Mode::none, m.steps, points, d.status_interval);
   progress.set_time_step(m.dt);
-  const SeismicOutcome r = precision == Precision::f32 ? run_model<float>(m, run, speeds, d.check_interval, progress)
-                                                       : run_model<double>(m, run, speeds, d.check_interval, progress);
+  const SeismicOutcome r = precision == Precision::f32
+                               ? run_model<float>(m, run, speeds, d.check_interval, slices, progress)
+                               : run_model<double>(m, run, speeds, d.check_interval, slices, progress);
   const double seconds = max_over_ranks(r.seconds);
   const double bytes_per_point = 4.0 * (precision == Precision::f32 ? 4 : 8);  // u, u-, vp read; u+ written
   const double updates = points * double(r.steps);

@@ -89,6 +89,17 @@ void agree(const std::function<void()>& check) {
 double max_over_ranks(double v) { return reduce(v, MPI_MAX); }
 double min_over_ranks(double v) { return reduce(v, MPI_MIN); }
 double sum_over_ranks(double v) { return reduce(v, MPI_SUM); }
+std::vector<double> gather_onto_root(const std::vector<double>& v) {
+  if (!mpi_on() || world_size() == 1) return v;
+  const int count = int(v.size()), size = world_size();
+  std::vector<int> counts(std::size_t(size), 0), at(std::size_t(size), 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int total = 0;
+  for (int r = 0; r < size; ++r) at[std::size_t(r)] = total, total += counts[std::size_t(r)];
+  std::vector<double> all(std::size_t(world_rank() == 0 ? total : 0));
+  MPI_Gatherv(v.data(), count, MPI_DOUBLE, all.data(), counts.data(), at.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return all;
+}
 std::vector<double> sum_onto_root(const std::vector<double>& v) {
   if (!mpi_on() || world_size() == 1) return v;
   std::vector<double> sum(v.size());
@@ -100,6 +111,7 @@ double max_over_ranks(double v) { return v; }
 double min_over_ranks(double v) { return v; }
 double sum_over_ranks(double v) { return v; }
 std::vector<double> sum_onto_root(const std::vector<double>& v) { return v; }
+std::vector<double> gather_onto_root(const std::vector<double>& v) { return v; }
 #endif
 
 std::string mpi_gpu_aware() {

@@ -364,6 +364,27 @@ void SeismicStep<T>::step() {
 }
 
 template <class T>
+std::vector<double> SeismicStep<T>::plane(int normal, index_t index) const {
+  const index_t local = index - sub_.offset[normal];
+  if (local < 0 || local >= sub_.local[normal]) return {};
+  const int a = normal == 0 ? 1 : 0, b = normal == 2 ? 1 : 2;
+  const index_t na = sub_.local[a], nb = sub_.local[b];
+  Kokkos::View<double*> out("wavefd::seismic_plane", std::size_t(na * nb));
+  const auto u = u_.data;
+  const Layout l = layout_;
+  Kokkos::parallel_for("wavefd::seismic_plane", Kokkos::MDRangePolicy<Kokkos::Rank<2>, Kokkos::IndexType<index_t>>({0, 0}, {na, nb}),
+                       KOKKOS_LAMBDA(index_t i, index_t j) {
+                         index_t c[3];
+                         c[normal] = local, c[a] = i, c[b] = j;
+                         out(i + na * j) = double(u(l.at(c[0], c[1], c[2])));
+                       });
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, out);
+  std::vector<double> part{double(sub_.offset[a]), double(sub_.offset[b]), double(na), double(nb)};
+  part.insert(part.end(), host.data(), host.data() + host.size());
+  return part;
+}
+
+template <class T>
 std::vector<std::vector<double>> SeismicStep<T>::partial_traces() const {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, samples_);
   std::vector<std::vector<double>> t(samples_.extent(0), std::vector<double>(std::size_t(model_.samples())));

@@ -1,33 +1,19 @@
 // Receiver traces as raw float32 with a one-line JSON header (format in trace_file.hpp).
-#include <unistd.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "wavefd/raw_file.hpp"
 #include "wavefd/trace_file.hpp"
 #include "wavefd/types.hpp"
 
 namespace wavefd {
-namespace {
 
-std::filesystem::path temporary_beside(const std::string& path) {
-  const std::filesystem::path p(path);
-  return p.parent_path() / ("." + p.filename().string() + ".tmp-" + std::to_string(::getpid()));
-}
-
-}  // namespace
-
-void check_trace_path(const std::string& path, const std::string& key) {
-  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  const std::filesystem::path d = dir.empty() ? std::filesystem::path(".") : dir;
-  if (path.empty() || !std::filesystem::is_directory(d) || ::access(d.c_str(), W_OK) != 0)
-    throw Error(key + " = '" + path + "' cannot be written (no writable directory " + d.string() + ")");
-}
+void check_trace_path(const std::string& path, const std::string& key) { check_output_path(path, key); }
 
 void write_raw_traces(const std::string& path, const Traces& t, const std::string& key) {
-  check_trace_path(path, key);
+  check_output_path(path, key);
   if (t.positions.empty() || t.samples.size() % t.positions.size() != 0)
     throw Error(key + ": " + std::to_string(t.samples.size()) + " samples do not make whole traces of " +
                 std::to_string(t.positions.size()) + " receivers");
@@ -37,21 +23,7 @@ void write_raw_traces(const std::string& path, const Traces& t, const std::strin
                                  {"interval", t.interval},
                                  {"dtype", "float32"},
                                  {"positions", t.positions}};
-  const std::filesystem::path tmp = temporary_beside(path);
-  bool ok = false;
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << header.dump() << '\n';
-    out.write(reinterpret_cast<const char*>(t.samples.data()), std::streamsize(t.samples.size() * sizeof(float)));
-    out.flush();
-    ok = bool(out);
-  }
-  std::error_code ec;
-  if (ok) std::filesystem::rename(tmp, path, ec);
-  if (!ok || ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error(key + " = '" + path + "' could not be written completely");
-  }
+  write_raw_file(path, header.dump(), t.samples, key);
 }
 
 Traces read_raw_traces(const std::string& path) {

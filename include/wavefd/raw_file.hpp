@@ -1,0 +1,18 @@
+#pragma once
+// Raw output files of the seismic model (traces, wavefield slices): one line of JSON naming the
+// content, then little-endian float32 values, readable by numpy. A file is written whole or not
+// at all: into a temporary name beside it, then renamed.
+#include <string>
+#include <vector>
+
+namespace wavefd {
+
+// Throws Error naming `key` when `path` could not be created (its directory missing or read-only).
+void check_output_path(const std::string& path, const std::string& key);
+
+// Writes `header` (one line, no newline in it) and `values`; throws Error naming `key` when it
+// cannot, leaving neither the temporary file nor a partial `path`.
+void write_raw_file(const std::string& path, const std::string& header, const std::vector<float>& values,
+                    const std::string& key);
+
+}  // namespace wavefd

@@ -201,6 +201,8 @@ int SeismicCommand::execute() {
     run.layer_tile = parse_tile(d.layer_tile, "scheme.layer_tile");
     if (root && !d.summary.empty()) check_writable(d.summary, "output.summary");
     if (root && !d.traces.empty()) check_trace_path(d.traces, "receivers.file");
+    if (d.trace_format == "segy")  // SEG-Y through segyio is not built yet: say so rather than write raw
+      throw Error("receivers.format = 'segy' needs SEG-Y support, which this build lacks; accepted: auto, raw");
     if (!d.slices.empty()) {
       slices.prefix = d.slices, slices.every = d.slice_every;
       slices.normal = d.slice_axis == "x" ? 0 : d.slice_axis == "y" ? 1 : 2;

@@ -52,8 +52,7 @@ EngineResult run_engine(const SeismicModel& m, SeismicWork work, const Variant* 
   run.work = work;
   run.inner = inner;
   const Subdomain sub = seismic_subdomain(m, run.parallel);
-  const Box own{sub.offset, {sub.offset[0] + sub.local[0], sub.offset[1] + sub.local[1], sub.offset[2] + sub.local[2]}};
-  SeismicStep<T> engine(m, run, m.velocity->fill(own, m.h));
+  SeismicStep<T> engine(m, run, m.velocity->fill(sub.box(), m.h));
   engine.advance(m.steps);
   Kokkos::fence();
   const Layout l = engine.layout();

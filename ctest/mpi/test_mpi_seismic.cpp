@@ -1,7 +1,6 @@
 // The seismic engine on every rank grid equals the single-rank engine bit for bit (the field), and
 // its traces summed over the ranks equal the single-rank traces to double rounding.
 #include <gtest/gtest.h>
-#include <mpi.h>
 
 #include <algorithm>
 #include <cmath>
@@ -45,8 +44,7 @@ Outcome run(const SeismicModel& m, const ParallelSpec& par, SeismicWork work) {
   r.work = work;
   r.inner = &select_variant("mdrange-stream", m.stencil, sizeof(T) == 4 ? Precision::f32 : Precision::f64);
   const Subdomain sub = seismic_subdomain(m, par);
-  const Box own{sub.offset, {sub.offset[0] + sub.local[0], sub.offset[1] + sub.local[1], sub.offset[2] + sub.local[2]}};
-  SeismicStep<T> engine(m, r, m.velocity->fill(own, m.h));
+  SeismicStep<T> engine(m, r, m.velocity->fill(sub.box(), m.h));
   engine.advance(m.steps);
   Kokkos::fence();
   const Layout l = engine.layout();
@@ -60,19 +58,7 @@ Outcome run(const SeismicModel& m, const ParallelSpec& par, SeismicWork work) {
             mine.push_back(double(host(l.at(i, j, k))));
   Outcome o;
   const int ranks = int(par.rank_grid[0] * par.rank_grid[1] * par.rank_grid[2]);
-  std::vector<double> all;
-  if (ranks > 1) {
-    int count = int(mine.size());
-    const std::size_t ranks_here = std::size_t(world_size());
-    std::vector<int> counts(ranks_here), at(ranks_here);
-    MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-    int total = 0;
-    for (std::size_t q = 0; q < counts.size(); ++q) at[q] = total, total += counts[q];
-    all.resize(std::size_t(total));
-    MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), at.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  } else {
-    all = mine;
-  }
+  const std::vector<double> all = ranks > 1 ? gather_onto_root(mine) : mine;
   o.u.assign(std::size_t(m.n[0] * m.n[1] * m.n[2]), 0.0);
   for (std::size_t q = 0; q + 1 < all.size(); q += 2) o.u[std::size_t(all[q])] = all[q + 1];
   for (const auto& t : engine.partial_traces()) o.traces.push_back(ranks > 1 ? sum_onto_root(t) : t);

@@ -23,6 +23,9 @@ struct Subdomain {
   // neighbour[axis][side]: the rank across the lower (side 0) and upper (side 1) face. On a
   // periodic axis it wraps (possibly to this rank itself); on a rigid one the outer faces have none.
   std::array<std::array<int, 2>, 3> neighbour{};
+
+  // This rank's interior as a box of global indices.
+  Box box() const { return Box{offset, {offset[0] + local[0], offset[1] + local[1], offset[2] + local[2]}}; }
 };
 
 class Decomposition {

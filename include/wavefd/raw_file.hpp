@@ -7,6 +7,8 @@
 
 namespace wavefd {
 
+// The directory `path` would be created in, when it is missing or not writable; else "".
+std::string unwritable_directory(const std::string& path);
 // Throws Error naming `key` when `path` could not be created (its directory missing or read-only).
 void check_output_path(const std::string& path, const std::string& key);
 

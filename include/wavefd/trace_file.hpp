@@ -22,7 +22,5 @@ struct Traces {
 // file is left, neither the temporary one nor a partial `path`.
 void write_raw_traces(const std::string& path, const Traces& t, const std::string& key);
 Traces read_raw_traces(const std::string& path);  // throws Error for a file that is not one
-// Whether `path` could be created (its directory exists and is writable): checked before a run.
-void check_trace_path(const std::string& path, const std::string& key);
 
 }  // namespace wavefd

@@ -165,11 +165,6 @@ RunResult run_scheme(const Stencil& s, const SchemeSpec& spec, const KernelChoic
   return r;
 }
 
-// {min, mean, max} of a per-rank value over all ranks.
-nlohmann::json over_ranks(double v) {
-  return {{"min", min_over_ranks(v)}, {"mean", sum_over_ranks(v) / world_size()}, {"max", max_over_ranks(v)}};
-}
-
 }  // namespace
 
 int RunCommand::execute() {

@@ -143,7 +143,13 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
   extremes(lo, hi);
   r.min_u = min_over_ranks(lo), r.max_u = max_over_ranks(hi);
   r.finite = std::max(-r.min_u, r.max_u) < 1e300;
-  for (const auto& trace : engine.partial_traces()) r.traces.push_back(sum_onto_root(trace));
+  // One reduction for all traces: receiver after receiver, sample after sample.
+  r.traces = engine.partial_traces();
+  std::vector<double> flat;
+  for (const auto& trace : r.traces) flat.insert(flat.end(), trace.begin(), trace.end());
+  flat = sum_onto_root(flat);
+  for (std::size_t q = 0; auto& trace : r.traces)
+    for (double& s : trace) s = flat[q++];
 
   // Inner and layer times, from a few more steps fenced part by part (parts that overlap in the
   // loop above run one after another here, so these add up to more than a loop step).
@@ -156,10 +162,6 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
   r.layer_points = sum_over_ranks(double(engine.layer_points()));
   r.bytes = sum_over_ranks(double(l.alloc) * 3 * sizeof(T) + double(engine.layer_points()) * sizeof(T));
   return r;
-}
-
-nlohmann::json per_step(double v) {
-  return {{"min", min_over_ranks(v)}, {"mean", sum_over_ranks(v) / world_size()}, {"max", max_over_ranks(v)}};
 }
 
 }  // namespace
@@ -182,8 +184,7 @@ int SeismicCommand::execute() {
     sub = split.subdomain(rank);
     par.transport = choose_transport(d.transport, ranks, d.gpu_aware);
     velocity = make_velocity(d);
-    const Box own{sub.offset, {sub.offset[0] + sub.local[0], sub.offset[1] + sub.local[1], sub.offset[2] + sub.local[2]}};
-    speeds = velocity->fill(own, d.spacing);
+    speeds = velocity->fill(sub.box(), d.spacing);
   });
   double vmin = std::numeric_limits<double>::max(), vmax = 0;
   for (double s : speeds) vmin = std::min(vmin, s), vmax = std::max(vmax, s);
@@ -200,7 +201,7 @@ int SeismicCommand::execute() {
     if (run.inner) run.inner->check_tile(run.tile, "scheme.tile");
     run.layer_tile = parse_tile(d.layer_tile, "scheme.layer_tile");
     if (root && !d.summary.empty()) check_writable(d.summary, "output.summary");
-    if (root && !d.traces.empty()) check_trace_path(d.traces, "receivers.file");
+    if (root && !d.traces.empty()) check_output_path(d.traces, "receivers.file");
     if (d.trace_format == "segy")  // SEG-Y through segyio is not built yet: say so rather than write raw
       throw Error("receivers.format = 'segy' needs SEG-Y support, which this build lacks; accepted: auto, raw");
     if (!d.slices.empty()) {
@@ -240,9 +241,9 @@ int SeismicCommand::execute() {
   const double seconds = max_over_ranks(r.seconds);
   const double bytes_per_point = 4.0 * (precision == Precision::f32 ? 4 : 8);  // u, u-, vp read; u+ written
   const double updates = points * double(r.steps);
-  const nlohmann::json times = {{"inner_s", per_step(r.times.inner)},     {"layer_s", per_step(r.times.layer)},
-                                {"halo_s", per_step(r.times.halo)},       {"sources_s", per_step(r.times.sources)},
-                                {"receivers_s", per_step(r.times.receivers)}};
+  const nlohmann::json times = {{"inner_s", over_ranks(r.times.inner)},     {"layer_s", over_ranks(r.times.layer)},
+                                {"halo_s", over_ranks(r.times.halo)},       {"sources_s", over_ranks(r.times.sources)},
+                                {"receivers_s", over_ranks(r.times.receivers)}};
   if (!root) {
     if (!r.finite) throw AgreedError("");
     return 0;

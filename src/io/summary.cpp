@@ -1,22 +1,21 @@
 #include "io/summary.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 
+#include "wavefd/parallel.hpp"
+#include "wavefd/raw_file.hpp"
 #include "wavefd/types.hpp"
 
 namespace wavefd {
 
 void check_writable(const std::string& path, const std::string& what) {
-  namespace fs = std::filesystem;
-  fs::path dir = fs::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  if (!fs::is_directory(dir) || access(dir.c_str(), W_OK) != 0)
-    throw Error(what + " = '" + path + "': directory '" + dir.string() +
-                "' does not exist or is not writable");
+  if (const std::string dir = unwritable_directory(path); !dir.empty())
+    throw Error(what + " = '" + path + "': directory '" + dir + "' does not exist or is not writable");
+}
+
+nlohmann::json over_ranks(double v) {
+  return {{"min", min_over_ranks(v)}, {"mean", sum_over_ranks(v) / world_size()}, {"max", max_over_ranks(v)}};
 }
 
 void write_json_file(const std::string& path, const nlohmann::json& j, const std::string& what) {

@@ -10,4 +10,7 @@ namespace wavefd {
 void check_writable(const std::string& path, const std::string& what);
 void write_json_file(const std::string& path, const nlohmann::json& j, const std::string& what);
 
+// {min, mean, max} of a per-rank value over all ranks (collective).
+nlohmann::json over_ranks(double v);
+
 }  // namespace wavefd

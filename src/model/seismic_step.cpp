@@ -125,8 +125,7 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
                 "x*y*z <= 512");
   const Decomposition split = seismic_decomposition(m, run.parallel);
   sub_ = split.subdomain(run.parallel.rank);
-  const Box own{sub_.offset, {sub_.offset[0] + sub_.local[0], sub_.offset[1] + sub_.local[1],
-                              sub_.offset[2] + sub_.local[2]}};
+  const Box own = sub_.box();
   if (speeds.size() != std::size_t(own.size()))
     throw Error("seismic engine: " + std::to_string(speeds.size()) + " speeds for a box of " +
                 std::to_string(own.size()) + " points");
@@ -187,7 +186,8 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   // Sources: the support points this rank owns, merged by point (sources in order within each).
   std::map<index_t, std::vector<std::pair<int, double>>> by_point;
   const index_t steps = std::max<long>(m.steps, 1);
-  std::vector<double> amp(std::size_t(steps * index_t(m.sources.size())), 0.0);
+  src_amp_ = Kokkos::View<double**, Kokkos::LayoutRight>("wavefd::source_amplitude", steps, m.sources.size());
+  auto amp = Kokkos::create_mirror_view(src_amp_);
   for (std::size_t s = 0; s < m.sources.size(); ++s) {
     const SeismicSource& src = m.sources[s];
     for (const GridWeight& g : spread_weights(src.position, src.spreading, m.n, "source[" + std::to_string(s) + "].position")) {
@@ -200,9 +200,9 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
       by_point[layout_.at(l[0], l[1], l[2])].push_back({int(s), src.amplitude * g.weight * scale});
     }
     for (index_t n = 0; n < index_t(m.steps); ++n)
-      amp[std::size_t(n * index_t(m.sources.size()) + index_t(s))] =
-          src.wavelet->at(double(n + (m.source_one_step_late ? 1 : 0)) * m.dt);
+      amp(n, s) = src.wavelet->at(double(n + (m.source_one_step_late ? 1 : 0)) * m.dt);
   }
+  Kokkos::deep_copy(src_amp_, amp);
   std::vector<index_t> point;
   std::vector<int> begin{0}, which;
   std::vector<double> coef;
@@ -215,13 +215,6 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   src_begin_ = to_device<int>("wavefd::source_begin", begin);
   src_which_ = to_device<int>("wavefd::source_which", which);
   src_coef_ = to_device<double>("wavefd::source_coef", coef);
-  src_amp_ = Kokkos::View<double**, Kokkos::LayoutRight>("wavefd::source_amplitude", steps, m.sources.size());
-  {
-    auto h = Kokkos::create_mirror_view(src_amp_);
-    for (index_t n = 0; n < steps; ++n)
-      for (std::size_t s = 0; s < m.sources.size(); ++s) h(n, s) = amp[std::size_t(n * index_t(m.sources.size()) + index_t(s))];
-    Kokkos::deep_copy(src_amp_, h);
-  }
 
   // Receivers: the support points this rank owns, in the order spread_weights gives them.
   std::vector<int> rbegin{0};

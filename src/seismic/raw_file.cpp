@@ -18,11 +18,15 @@ std::filesystem::path temporary_beside(const std::string& path) {
 
 }  // namespace
 
-void check_output_path(const std::string& path, const std::string& key) {
+std::string unwritable_directory(const std::string& path) {
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();
   const std::filesystem::path d = dir.empty() ? std::filesystem::path(".") : dir;
-  if (path.empty() || !std::filesystem::is_directory(d) || ::access(d.c_str(), W_OK) != 0)
-    throw Error(key + " = '" + path + "' cannot be written (no writable directory " + d.string() + ")");
+  return std::filesystem::is_directory(d) && ::access(d.c_str(), W_OK) == 0 ? "" : d.string();
+}
+
+void check_output_path(const std::string& path, const std::string& key) {
+  if (const std::string dir = unwritable_directory(path); path.empty() || !dir.empty())
+    throw Error(key + " = '" + path + "' cannot be written (no writable directory " + (dir.empty() ? "." : dir) + ")");
 }
 
 void write_raw_file(const std::string& path, const std::string& header, const std::vector<float>& values,

@@ -10,8 +10,6 @@
 
 namespace wavefd {
 
-void check_trace_path(const std::string& path, const std::string& key) { check_output_path(path, key); }
-
 void write_raw_traces(const std::string& path, const Traces& t, const std::string& key) {
   check_output_path(path, key);
   if (t.positions.empty() || t.samples.size() % t.positions.size() != 0)

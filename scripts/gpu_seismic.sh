@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The seismic model on one GPU (issue 11): build the cuda preset against $Kokkos_ROOT (and
-# $tomlplusplus_ROOT where the machine lacks toml++), check the build, run minimod's check problem
-# (100^3, 1000 steps: min/max u against the reference code's printed values), then minimod's
-# benchmark deck (1000^3, 1000 steps) seven-domain and unified, beside the device's copy bandwidth.
+# $tomlplusplus_ROOT where the machine lacks toml++), check the build and every inner kernel
+# against the CPU reference (CTest's SeismicEngine tests, run on the GPU), run minimod's check
+# problem (100^3, 1000 steps: min/max u against the reference code's printed values) with every
+# inner kernel, then minimod's benchmark deck (1000^3, 1000 steps) seven-domain with the native
+# inner kernel and with the Kokkos-only one, and unified, beside the device's copy bandwidth.
 # Summaries (JSON) and the log go to $OUT (default ./gpu-out).
 #   Kokkos_ROOT=/path/to/kokkos-cuda tomlplusplus_ROOT=/path/to/toml++ scripts/gpu_seismic.sh [commit]
 set -uo pipefail
@@ -13,32 +15,40 @@ export PATH=/usr/local/cuda/bin:$PATH
 log() { echo "== $*" | tee -a "$OUT/log.txt"; }
 log "configure"
 W=$(mktemp -d)
-cmake --preset cuda -DWAVEFD_ENABLE_TESTS=OFF ${1:+-DWAVEFD_GIT_COMMIT=$1} >"$W/configure.log" 2>&1 || { tail -30 "$W/configure.log"; exit 1; }
+cmake --preset cuda -DWAVEFD_ENABLE_TESTS=ON ${1:+-DWAVEFD_GIT_COMMIT=$1} >"$W/configure.log" 2>&1 || { tail -30 "$W/configure.log"; exit 1; }
 log "build"
-cmake --build --preset cuda -j "$(nproc)" >"$W/build.log" 2>&1 || { grep -E "error" -A5 "$W/build.log" | head -40; exit 1; }
+cmake --build --preset cuda -j "$(nproc)" --target wavefd >"$W/build.log" 2>&1 || { grep -E "error" -A5 "$W/build.log" | head -40; exit 1; }
+cmake --build --preset cuda -j "$(nproc)" --target test_engine >"$W/build-tests.log" 2>&1 ||
+  { log "test_engine did not build"; grep -E "error" -A5 "$W/build-tests.log" | head -20 | tee -a "$OUT/log.txt"; }
 B=build/cuda/wavefd
 log "verify --quick"
 $B verify --quick 2>&1 | tail -2 | tee -a "$OUT/log.txt"
+log "the seismic engine against the CPU reference, every inner kernel (CTest's SeismicEngine tests)"
+build/cuda/ctest/test_engine --gtest_filter='SeismicEngine.*' 2>&1 | grep -E "^\[ +(OK|FAILED|PASSED) |Failure|Expected|Which is|layer kernel|cuda|mdrange" | head -40 | tee -a "$OUT/log.txt"
 log "copy bandwidth (bench's in-run probe, star M=4 512^3 float, the fastest variant)"
 $B bench --family star --M 4 --n 512 512 512 --precision float --steps 20 --reps 5 --variant cuda-star-tma \
   --json "$OUT/bench-star4-512.json" 2>&1 | tail -4 | tee -a "$OUT/log.txt"
 log "minimod's check problem, 100^3, 1000 steps (reference code: min -0.205806, max 0.140146)"
-for work in seven-domain unified; do
-  $B seismic inputs/seismic-minimod-100.toml --scheme.work $work --output.progress none \
-    --output.summary "$OUT/seismic-minimod-100-$work.json" 2>&1 | tee -a "$OUT/log.txt"
+for inner in auto cuda-star-stream mdrange-stream layer; do
+  $B seismic inputs/seismic-minimod-100.toml --scheme.variant $inner --output.progress none \
+    --output.summary "$W/seismic-minimod-100-$inner.json" 2>&1 | grep -E "inner box by|min u" | tee -a "$OUT/log.txt"
 done
-log "minimod's benchmark deck, 1000^3, 1000 steps"
-for work in seven-domain unified; do
-  $B seismic inputs/seismic-minimod-1000.toml --scheme.work $work --output.progress none \
-    --output.summary "$OUT/seismic-minimod-1000-$work.json" 2>&1 | tee -a "$OUT/log.txt"
-done
+$B seismic inputs/seismic-minimod-100.toml --scheme.work unified --output.progress none \
+  --output.summary "$W/seismic-minimod-100-unified.json" 2>&1 | grep -E "work,|min u" | tee -a "$OUT/log.txt"
+log "minimod's benchmark deck, 1000^3, 1000 steps: seven-domain native (auto), Kokkos-only (mdrange-stream), unified"
+$B seismic inputs/seismic-minimod-1000.toml --output.progress none \
+  --output.summary "$OUT/seismic-minimod-1000-seven-domain.json" 2>&1 | tee -a "$OUT/log.txt"
+$B seismic inputs/seismic-minimod-1000.toml --scheme.variant mdrange-stream --scheme.tile 32x4x64 --output.progress none \
+  --output.summary "$OUT/seismic-minimod-1000-seven-domain-kokkos.json" 2>&1 | tee -a "$OUT/log.txt"
+$B seismic inputs/seismic-minimod-1000.toml --scheme.work unified --output.progress none \
+  --output.summary "$OUT/seismic-minimod-1000-unified.json" 2>&1 | tee -a "$OUT/log.txt"
 if [ "${TILES:-0}" = 1 ]; then
   log "tiles of the layer kernel and of the inner variant, 1000^3, 200 steps, seven-domain"
-  for lt in default 32x4x1 32x8x1 64x4x1 128x2x1 32x4x2 16x8x2 256x1x1; do
+  for lt in default 32x4x64 32x8x64 64x4x64 128x2x64 32x4x128 32x2x64 32x16x64; do
     $B seismic inputs/seismic-minimod-1000.toml --scheme.steps 200 --scheme.layer_tile $lt --output.progress none \
       --output.summary "$W/tile-layer-$lt.json" 2>&1 | grep -E "s for|per step" | sed "s/^/layer_tile $lt: /" | tee -a "$OUT/log.txt"
   done
-  for t in 32x4x64 32x4x128 64x2x128 32x2x128 16x8x128; do
+  for t in 32x16x64 32x16x128 32x16x256 32x8x64 32x8x128; do
     $B seismic inputs/seismic-minimod-1000.toml --scheme.steps 200 --scheme.tile $t --output.progress none \
       --output.summary "$W/tile-inner-$t.json" 2>&1 | grep -E "s for|per step" | sed "s/^/tile $t: /" | tee -a "$OUT/log.txt"
   done

@@ -29,7 +29,8 @@ struct SeismicRun {
   SeismicWork work = SeismicWork::seven_domain;
   const Variant* inner = nullptr;           // seven-domain: the inner box's variant (takes_coefficient)
   Tile tile{};                              // the inner variant's
-  Tile layer_tile{};                        // the layer kernel's block (default: Kokkos' choice)
+  Tile layer_tile{};                        // the layer kernel's: x columns by y rows per block, z planes
+                                            // per chunk (default: as the streaming variants choose)
 };
 
 // Time spent per part of a step, host-side, summed over steps (only when timed: see timed()).
@@ -92,8 +93,8 @@ class SeismicStep {
   Kokkos::View<T*> phi_;
   Box inner_;
   Box inner_variant_box_;                    // the part of inner_ the inner variant updates
-  std::vector<Box> slabs_;                   // what the layer kernel updates in seven-domain work:
-                                             // the non-empty slabs, then inner_'s unaligned columns
+  std::vector<Box> slabs_;                   // what the layer kernel updates in seven-domain work: the
+                                             // z and y slabs, the x slabs with inner_'s unaligned columns
   std::array<Box, 6> slab_all_{};            // all six (some empty), local
   std::array<index_t, 6> slab_at_{};         // where each slab starts in phi_
   index_t phi_points_ = 0;

@@ -15,6 +15,7 @@ native::StarArgs<T> native_star_args(const TwoStepArgs<T>& a, const Box& box, vo
   native::StarArgs<T> n;
   n.u = a.u.data();
   n.u_prev = a.u_prev.data();
+  if (a.coefficient.extent(0) > 0) n.coef = a.coefficient.data();
   n.sy = a.layout.sy;
   n.sz = a.layout.sz;
   n.origin = a.layout.origin;
@@ -41,6 +42,7 @@ template <class Derived>
 class NativeStarVariant : public VariantFor<Derived> {
  public:
   bool supports(const Stencil& s, Precision) const override { return native_star_supports(s); }
+  bool takes_coefficient() const override { return true; }
   std::vector<Tile> tile_candidates(const Stencil&, Precision) const override {
     std::vector<Tile> tiles;
     for (int rows : Derived::kRows)

@@ -5,7 +5,9 @@
 #include <type_traits>
 #include <utility>
 
+#include "kernels/kokkos/box_policy.hpp"
 #include "kernels/kokkos/radius_dispatch.hpp"
+#include "seismic_layer.hpp"
 
 namespace wavefd {
 
@@ -21,55 +23,7 @@ namespace {
 
 constexpr int kMaxRadius = 8;
 constexpr bool kHostBuild = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
-using Policy3 = Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace,
-                                      Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
-                                      Kokkos::IndexType<index_t>>;
 using Range = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>;
-
-enum LayerKind { kNoLayer, kPml, kSponge };
-
-// The update of seismic_model.hpp at every point of a box: the inner formula inside the inner box,
-// the layer's outside it. phi of layer point (x, y, z) is found from the slab the point lies in
-// (the geometric rule of SeismicModel::layer_boxes: z slabs, then y, then x).
-template <class T, int R, int Kind>
-struct LayerUpdate {
-  Kokkos::View<const T*> u;
-  Kokkos::View<T*> v;
-  Kokkos::View<const T*> vp;
-  Kokkos::View<T*> phi;
-  Kokkos::View<const T*> ex, ey, ez;  // 1-D profiles at local index + 1
-  Layout l;
-  Kokkos::Array<T, R + 1> c;
-  Index3 ilo, ihi;                    // the inner box, local coordinates (not clipped)
-  Kokkos::Array<index_t, 6 * 4> slab;  // per slab: lo x, lo y, lo z, start in phi
-  Kokkos::Array<index_t, 6 * 2> ext;   // per slab: extent x, extent y
-
-  KOKKOS_INLINE_FUNCTION void operator()(index_t x, index_t y, index_t z) const {
-    const index_t p = l.at(x, y, z), sy = l.sy, sz = l.sz;
-    const T centre = u(p);
-    T lap = c[0] * centre;
-    for (int m = 1; m <= R; ++m)
-      lap += c[m] * (((u(p - m) + u(p + m)) + (u(p - m * sy) + u(p + m * sy))) + (u(p - m * sz) + u(p + m * sz)));
-    const bool inside = x >= ilo[0] && x < ihi[0] && y >= ilo[1] && y < ihi[1] && z >= ilo[2] && z < ihi[2];
-    if (Kind == kNoLayer || inside) {
-      v(p) = T(2) * centre + vp(p) * lap - v(p);
-      return;
-    }
-    const T e = (ex(x + 1) + ey(y + 1)) + ez(z + 1);
-    if (Kind == kSponge) {
-      v(p) = (T(2) * centre + vp(p) * lap - (T(1) - e) * v(p)) / (T(1) + e);
-      return;
-    }
-    const int s = z < ilo[2] ? 0 : z >= ihi[2] ? 1 : y < ilo[1] ? 2 : y >= ihi[1] ? 3 : x < ilo[0] ? 4 : 5;
-    const index_t q = slab[4 * s + 3] + (x - slab[4 * s]) +
-                      ext[2 * s] * ((y - slab[4 * s + 1]) + ext[2 * s + 1] * (z - slab[4 * s + 2]));
-    const T ph = phi(q);
-    v(p) = ((T(2) + T(2) * e - e * e) * centre + vp(p) * (lap + ph) - v(p)) / (T(1) + T(2) * e);
-    const T grad = (ex(x + 2) - ex(x)) * (u(p + 1) - u(p - 1)) + (ey(y + 2) - ey(y)) * (u(p + sy) - u(p - sy)) +
-                   (ez(z + 2) - ez(z)) * (u(p + sz) - u(p - sz));
-    phi(q) = (ph - grad / T(4)) / (T(1) + e);
-  }
-};
 
 Box intersect(const Box& a, const Box& b) {
   Box r;
@@ -118,11 +72,12 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
                   ", variable coefficient)");
     run.inner->check_tile(run.tile, "scheme.tile");
   }
-  // A GPU block of the layer kernel: at most 512 threads (its registers allow no more).
+  // A GPU block of the layer kernel (x columns by y rows): at most 512 threads (its registers
+  // allow no more).
   const Tile& lt = run.layer_tile;
-  if (!kHostBuild && lt.x * lt.y * lt.z > 512)
+  if (!kHostBuild && lt.x * lt.y > 512)
     throw Error("scheme.layer_tile = '" + to_string(lt) + "' has more than 512 threads; accepted: default, or XxYxZ with "
-                "x*y*z <= 512");
+                "x*y <= 512");
   const Decomposition split = seismic_decomposition(m, run.parallel);
   sub_ = split.subdomain(run.parallel.rank);
   const Box own = sub_.box();
@@ -164,23 +119,28 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   for (std::size_t s = 0; s < global_slabs.size(); ++s) {
     slab_all_[s] = shifted(intersect(global_slabs[s], own), sub_.offset);
     slab_at_[s] = phi_points_;
-    if (!slab_all_[s].empty()) slabs_.push_back(slab_all_[s]);
     if (pml_) phi_points_ += slab_all_[s].size();
   }
   phi_ = Kokkos::View<T*>("wavefd::seismic_phi", std::max<index_t>(phi_points_, 1));
   // The inner variant's box starts and ends on 16-byte boundaries along x (rows start on 128-byte
-  // ones), so that vector kernels take whole packs; the columns left over are inner points that
-  // the layer kernel updates with the inner formula.
+  // ones), so that vector kernels take whole packs. The layer kernel updates the z and y slabs,
+  // and beside the inner variant's box, the x slabs together with the inner columns left over
+  // (with the inner formula): one launch per side instead of a thin one for the columns.
   const index_t pack = index_t(16 / sizeof(T));
   inner_variant_box_ = inner_;
-  if (!inner_.empty()) {
+  for (int s = 0; s < 4; ++s)
+    if (!slab_all_[s].empty()) slabs_.push_back(slab_all_[s]);
+  if (inner_.empty()) {
+    for (int s = 4; s < 6; ++s)
+      if (!slab_all_[s].empty()) slabs_.push_back(slab_all_[s]);
+  } else {
     Box& b = inner_variant_box_;
     b.lo[0] = std::min((inner_.lo[0] + pack - 1) / pack * pack, inner_.hi[0]);
     b.hi[0] = b.lo[0] + (inner_.hi[0] - b.lo[0]) / pack * pack;
-    Box left = inner_, right = inner_;
-    left.hi[0] = b.lo[0], right.lo[0] = b.hi[0];
-    for (const Box& edge : {left, right})
-      if (!edge.empty()) slabs_.push_back(edge);
+    Box left = inner_, right = inner_;  // the x slabs' y-z extent is the inner box's
+    left.lo[0] = 0, left.hi[0] = b.lo[0], right.lo[0] = b.hi[0], right.hi[0] = sub_.local[0];
+    for (const Box& side : {left, right})
+      if (!side.empty()) slabs_.push_back(side);
   }
 
   // Sources: the support points this rank owns, merged by point (sources in order within each).
@@ -256,7 +216,8 @@ template <class T>
 void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec) {
   if (b.empty()) return;
   const auto launch = [&]<int R, int Kind>() {
-    LayerUpdate<T, R, Kind> f{u_.data, v_.data, vp_, phi_, profile_[0], profile_[1], profile_[2], layout_, {}, {}, {}, {}, {}};
+    seismic::LayerStream<T, R, Kind> f{u_.data.data(), v_.data.data(), vp_.data(), phi_.data(), profile_[0].data(),
+                                       profile_[1].data(), profile_[2].data(), layout_, {}, {}, {}, {}, {}, b, 0};
     for (int m = 0; m <= R; ++m) f.c[m] = axis_c_[std::size_t(m)];
     const Box inner_global = model_.width > 0 ? model_.inner_box() : Box{{0, 0, 0}, model_.n};
     for (int d = 0; d < 3; ++d) f.ilo[d] = inner_global.lo[d] - sub_.offset[d], f.ihi[d] = inner_global.hi[d] - sub_.offset[d];
@@ -265,17 +226,15 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
       f.slab[4 * s + 3] = slab_at_[s];
       f.ext[2 * s] = slab_all_[s].extent(0), f.ext[2 * s + 1] = slab_all_[s].extent(1);
     }
-    const Tile& t = run_.layer_tile;
-    const Policy3 policy = t.is_default()
-                               ? Policy3(exec, {b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]})
-                               : Policy3(exec, {b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}, {t.x, t.y, t.z});
-    Kokkos::parallel_for("wavefd::seismic_layer", policy, f);
+    const auto streams = kernels::column_streams(exec, b, R, 1, run_.layer_tile);
+    f.z_chunk = streams.z_chunk;
+    Kokkos::parallel_for("wavefd::seismic_layer", streams.policy, f);
   };
   kernels::with_radius<kMaxRadius>(model_.stencil.radius, "seismic layer", [&](auto R) {
     constexpr int r = decltype(R)::value;
-    if (pml_) launch.template operator()<r, kPml>();
-    else if (sponge_) launch.template operator()<r, kSponge>();
-    else launch.template operator()<r, kNoLayer>();
+    if (pml_) launch.template operator()<r, seismic::kPml>();
+    else if (sponge_) launch.template operator()<r, seismic::kSponge>();
+    else launch.template operator()<r, seismic::kNoLayer>();
   });
 }
 

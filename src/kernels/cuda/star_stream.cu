@@ -61,9 +61,11 @@ struct Coeffs {
 // R = 4: 112 registers instead of 96, 70 % instead of 67 % of the copy bandwidth on the H200).
 // Images: also store the ghost images (GhostImages); a separate instantiation, because the image
 // code costs the plain kernel registers and with them 12 points of copy bandwidth (H200, R = 4).
-template <class T, int R, int BX, int BY, int V, bool Images>
+// Coef: the variable-coefficient update (StarArgs::coef), the coefficient streamed like u-.
+template <class T, int R, int BX, int BY, int V, bool Images, bool Coef>
 __global__ void __launch_bounds__(BX * BY, 1)
-    star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, std::int64_t sy, std::int64_t sz,
+    star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, const T* __restrict__ coef, std::int64_t sy,
+                       std::int64_t sz,
                        std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2,
                        int z_chunk, Coeffs<T, R> k, const GhostImages images) {
   // x halo: R rounded up to whole vectors on each side, so that every read is an aligned vector.
@@ -82,7 +84,7 @@ __global__ void __launch_bounds__(BX * BY, 1)
   // Register window along z: w[j][v] holds u(x+v, y, z - R + j); lead/prev are prefetched one
   // plane ahead so that their loads are in flight during the previous plane's compute.
   T w[2 * R + 1][V];
-  T lead[V], prev[V];
+  T lead[V], prev[V], vp[V] = {};
   const std::int64_t base = origin + x + std::int64_t(y) * sy;
   const auto img = Images ? images.template column<V>(x, y) : GhostImages::Column<V>{};
   if (active && zb < ze) {
@@ -92,18 +94,20 @@ __global__ void __launch_bounds__(BX * BY, 1)
   if (active && zb < ze) {
     load<T, V>(u + base + std::int64_t(zb + R) * sz, lead);
     load<T, V>(u_prev + base + std::int64_t(zb) * sz, prev);
+    if constexpr (Coef) load<T, V>(coef + base + std::int64_t(zb) * sz, vp);
   }
 
   for (int z = zb; z < ze; ++z) {
     const std::int64_t zoff = std::int64_t(z) * sz;
 #pragma unroll
     for (int v = 0; v < V; ++v) w[2 * R][v] = lead[v];
-    T cur_prev[V];
+    T cur_prev[V], cur_vp[V];
 #pragma unroll
-    for (int v = 0; v < V; ++v) cur_prev[v] = prev[v];
+    for (int v = 0; v < V; ++v) cur_prev[v] = prev[v], cur_vp[v] = vp[v];
     if (active && z + 1 < ze) {  // prefetch the next plane's loads
       load<T, V>(u + base + std::int64_t(z + 1 + R) * sz, lead);
       load<T, V>(u_prev + base + zoff + sz, prev);
+      if constexpr (Coef) load<T, V>(coef + base + zoff + sz, vp);
     }
     if (active) {
       // In-plane neighbours straight from global memory, through L1.
@@ -118,7 +122,7 @@ __global__ void __launch_bounds__(BX * BY, 1)
       }
       T out[V];
 #pragma unroll
-      for (int v = 0; v < V; ++v) out[v] = k.c[0] * w[R][v] - cur_prev[v];
+      for (int v = 0; v < V; ++v) out[v] = Coef ? k.c[0] * w[R][v] : k.c[0] * w[R][v] - cur_prev[v];
 #pragma unroll
       for (int m = 1; m <= R; ++m) {
         T up[V], down[V];
@@ -128,6 +132,9 @@ __global__ void __launch_bounds__(BX * BY, 1)
         for (int v = 0; v < V; ++v)
           out[v] += k.c[m] * ((row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]));
       }
+      if constexpr (Coef)
+#pragma unroll
+        for (int v = 0; v < V; ++v) out[v] = T(2) * w[R][v] + cur_vp[v] * out[v] - cur_prev[v];
       store<T, V>(u_prev + base + zoff, out);
       if constexpr (Images) images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, z, base + zoff, out);
     }
@@ -159,9 +166,14 @@ void launch(const native::StarArgs<T>& a) {
   const dim3 grid((nx + BX * V - 1) / (BX * V), (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   Coeffs<T, R> k;
   for (int m = 0; m <= R; ++m) k.c[m] = a.c[m];
-  auto kernel = a.images.active ? star_stream_kernel<T, R, BX, BY, V, true> : star_stream_kernel<T, R, BX, BY, V, false>;
-  kernel<<<grid, block, 0, static_cast<cudaStream_t>(a.stream)>>>(a.u, a.u_prev, a.sy, a.sz, a.origin, a.lo[0], a.lo[1],
-                                                                  a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k, a.images);
+  // The ghost images are for the constant-coefficient benchmark; the seismic model does not use them.
+  auto kernel = a.coef           ? star_stream_kernel<T, R, BX, BY, V, false, true>
+                : a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
+                                  : star_stream_kernel<T, R, BX, BY, V, false, false>;
+  if (a.coef && a.images.active) throw std::runtime_error("cuda star-stream: ghost images with a coefficient");
+  kernel<<<grid, block, 0, static_cast<cudaStream_t>(a.stream)>>>(a.u, a.u_prev, a.coef, a.sy, a.sz, a.origin, a.lo[0],
+                                                                  a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k,
+                                                                  a.images);
   check(cudaGetLastError(), "launch");
 }
 

@@ -13,7 +13,8 @@
 // plane) and reads the x and y neighbours from the slot of the centre plane. By default the copy
 // engine also brings the tile of u- into the centre plane's slot, R + Ahead planes before it is
 // needed: that keeps far more bytes in flight than one register load per thread (H200, R = 4:
-// 86 % instead of 76 % of copy bandwidth in float). u+ is written with vector stores.
+// 86 % instead of 76 % of copy bandwidth in float). u+ is written with vector stores. With a
+// variable coefficient (the seismic inner box) its tile travels with u-'s.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -30,9 +31,10 @@ namespace wavefd::cuda {
 namespace tma {
 
 // Shape of one configuration: BY consumer warps (tile rows), Ahead planes in flight beyond the
-// R + 1 a consumer holds (fewer where shared memory runs out), MinBlocks per SM, and whether u-
-// is staged too (each centre plane's slot also receives the tile of u- that its outputs need).
-template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev>
+// R + 1 a consumer holds (fewer where shared memory runs out), MinBlocks per SM, whether u- is
+// staged too (each centre plane's slot also receives the tile of u- that its outputs need), and
+// whether a coefficient is read (staged after u-'s tile when u- is).
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef = false>
 struct Shape {
   static constexpr int V = 16 / sizeof(T);
   static constexpr int TX = 32 * V;                   // tile width in points
@@ -42,7 +44,8 @@ struct Shape {
   static constexpr int BoxBytes = RowLen * Rows * int(sizeof(T));
   static constexpr int UBytes = (BoxBytes + 127) / 128 * 128;  // copy destinations: 128-byte aligned
   static constexpr int PrevBytes = StagePrev ? TX * BY * int(sizeof(T)) : 0;  // u- box: the tile, no halo
-  static constexpr int SlotBytes = UBytes + (PrevBytes + 127) / 128 * 128;
+  static constexpr int StagedBytes = PrevBytes * (Coef ? 2 : 1);            // and the coefficient's
+  static constexpr int SlotBytes = UBytes + (StagedBytes + 127) / 128 * 128;
   static constexpr int Budget = 227 * 1024 / MinBlocks - 1024 - 256;  // per block, less barriers and alignment
   static constexpr int Slots = R + 1 + Ahead < Budget / SlotBytes ? R + 1 + Ahead : Budget / SlotBytes;
   static constexpr bool Fits = Slots >= R + 2;        // at least one plane in flight
@@ -114,20 +117,23 @@ __device__ __forceinline__ void tma_load_plane(void* dst, const CUtensorMap* map
 namespace {
 using namespace tma;
 
-template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev>
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef>
 __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     star_tma_kernel(const __grid_constant__ CUtensorMap u_map, const __grid_constant__ CUtensorMap prev_map,
-                    const native::StarArgs<T> a, int o0, int o1, int o2, int z_chunk) {
+                    const __grid_constant__ CUtensorMap coef_map, const native::StarArgs<T> a, int o0, int o1,
+                    int o2, int z_chunk) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev>;
+  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef>;
   constexpr int V = S::V;
   T* __restrict__ u_prev = a.u_prev;
+  const T* __restrict__ coef = a.coef;
   const std::int64_t sy = a.sy, sz = a.sz;
   extern __shared__ __align__(128) unsigned char raw[];
   // The copy destinations need 128-byte alignment (offset kept on `raw` so loads stay shared).
   unsigned char* base = raw + ((128 - (smem(raw) & 127)) & 127);
   auto slot = [&](int s) { return reinterpret_cast<T*>(base + std::size_t(s) * S::SlotBytes); };
   auto prev_slot = [&](int s) { return reinterpret_cast<T*>(base + std::size_t(s) * S::SlotBytes + S::UBytes); };
+  auto coef_slot = [&](int s) { return prev_slot(s) + S::TX * BY; };
   std::uint64_t* full = reinterpret_cast<std::uint64_t*>(base + std::size_t(S::Slots) * S::SlotBytes);
   std::uint64_t* empty = full + S::Slots;
 
@@ -153,9 +159,10 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
         const int s = t % S::Slots;
         if (t >= S::Slots) mbar_wait(&empty[s], ((t / S::Slots) - 1) & 1);
         const bool with_prev = StagePrev && is_centre(t);
-        mbar_arrive_expect_tx(&full[s], S::BoxBytes + (with_prev ? S::PrevBytes : 0));
+        mbar_arrive_expect_tx(&full[s], S::BoxBytes + (with_prev ? S::StagedBytes : 0));
         tma_load_plane(slot(s), &u_map, o0 + x0 - S::XL, o1 + y0 - R, o2 + zb - R + t, &full[s]);
         if (with_prev) tma_load_plane(prev_slot(s), &prev_map, o0 + x0, o1 + y0, o2 + zb - R + t, &full[s]);
+        if (with_prev && Coef) tma_load_plane(coef_slot(s), &coef_map, o0 + x0, o1 + y0, o2 + zb - R + t, &full[s]);
       }
     }
     return;
@@ -179,22 +186,29 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     load<T, V>(slot(t % S::Slots) + own, w[t]);
     if (!is_centre(t)) release(t);
   }
-  T prev[V] = {};  // without staging: u- loaded one plane ahead
-  if (!StagePrev && active && nz > 0) load_global<T, V>(u_prev + col + std::int64_t(zb) * sz, prev);
+  T prev[V] = {}, vp[V] = {};  // without staging: u- and the coefficient loaded one plane ahead
+  if (!StagePrev && active && nz > 0) {
+    load_global<T, V>(u_prev + col + std::int64_t(zb) * sz, prev);
+    if constexpr (Coef) load_global<T, V>(coef + col + std::int64_t(zb) * sz, vp);
+  }
 
   for (int k = 0; k < nz; ++k) {
     const int lead = k + 2 * R, centre = k + R;
     arrived(lead);
     load<T, V>(slot(lead % S::Slots) + own, w[2 * R]);
     if (!is_centre(lead)) release(lead);
-    T cur_prev[V];
+    T cur_prev[V], cur_vp[V] = {};
     const std::int64_t p = col + std::int64_t(zb + k) * sz;
     if constexpr (StagePrev) {
       load<T, V>(prev_slot(centre % S::Slots) + warp * S::TX + lane * V, cur_prev);
+      if constexpr (Coef) load<T, V>(coef_slot(centre % S::Slots) + warp * S::TX + lane * V, cur_vp);
     } else {
 #pragma unroll
-      for (int v = 0; v < V; ++v) cur_prev[v] = prev[v];
-      if (active && k + 1 < nz) load_global<T, V>(u_prev + p + sz, prev);
+      for (int v = 0; v < V; ++v) cur_prev[v] = prev[v], cur_vp[v] = vp[v];
+      if (active && k + 1 < nz) {
+        load_global<T, V>(u_prev + p + sz, prev);
+        if constexpr (Coef) load_global<T, V>(coef + p + sz, vp);
+      }
     }
 
     const T* c = slot(centre % S::Slots) + own;
@@ -211,7 +225,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     for (int v = 0; v < V; ++v) row[S::XL + v] = w[R][v];
     T out[V];
 #pragma unroll
-    for (int v = 0; v < V; ++v) out[v] = a.c[0] * w[R][v] - cur_prev[v];
+    for (int v = 0; v < V; ++v) out[v] = Coef ? a.c[0] * w[R][v] : a.c[0] * w[R][v] - cur_prev[v];
 #pragma unroll
     for (int m = 1; m <= R; ++m) {
       T up[V], down[V];
@@ -222,6 +236,9 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
         out[v] += a.c[m] * ((row[S::XL + v - m] + row[S::XL + v + m]) + (up[v] + down[v]) +
                                  (w[R - m][v] + w[R + m][v]));
     }
+    if constexpr (Coef)
+#pragma unroll
+      for (int v = 0; v < V; ++v) out[v] = T(2) * w[R][v] + cur_vp[v] * out[v] - cur_prev[v];
     release(centre);
     if (active) {
       store_global<T, V>(u_prev + p, out);
@@ -275,14 +292,15 @@ CUtensorMap plane_map(const T* data, const native::StarArgs<T>& a, int box_x, in
   return map;
 }
 
-template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev>
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef>
 void launch(const native::StarArgs<T>& a) {
-  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev>;
+  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef>;
   const std::int64_t rows = a.sz / a.sy;
   const CUtensorMap u_map = plane_map(a.u, a, S::RowLen, S::Rows);
   const CUtensorMap prev_map = plane_map<T>(a.u_prev, a, S::TX, BY);
+  const CUtensorMap coef_map = Coef ? plane_map<T>(a.coef, a, S::TX, BY) : prev_map;
 
-  auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev>;
+  auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev, Coef>;
   static const bool sized = [&] {
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::SmemBytes)),
           "shared memory size");
@@ -302,21 +320,22 @@ void launch(const native::StarArgs<T>& a) {
   }
   const std::int64_t o0 = a.origin % a.sy, o1 = (a.origin / a.sy) % rows, o2 = a.origin / a.sz;
   const dim3 grid((nx + S::TX - 1) / S::TX, (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
-  kernel<<<grid, S::Threads, S::SmemBytes, static_cast<cudaStream_t>(a.stream)>>>(u_map, prev_map, a, int(o0),
-                                                                                  int(o1), int(o2), chunk);
+  kernel<<<grid, S::Threads, S::SmemBytes, static_cast<cudaStream_t>(a.stream)>>>(u_map, prev_map, coef_map, a,
+                                                                                  int(o0), int(o1), int(o2), chunk);
   check(cudaGetLastError(), "launch");
 }
 
-// Tiles of 16 rows (the default, one block per SM) or 8 rows (two blocks per SM), with u- staged
-// where the larger ring fits in shared memory, else loaded by the threads (R >= 7 in double).
-template <class T, int R>
+// Tiles of 16 rows (the default, one block per SM) or 8 rows (two blocks per SM), with u- (and
+// the coefficient) staged where the larger ring fits in shared memory, else loaded by the threads
+// (R >= 7 in double; with a coefficient from R = 6 in float).
+template <class T, int R, bool Coef>
 void launch_rows(const native::StarArgs<T>& a) {
-  if constexpr (tma::Shape<T, R, 8, 3, 2, true>::Fits)
-    if (a.rows == 8) return launch<T, R, 8, 3, 2, true>(a);
-  if constexpr (tma::Shape<T, R, 16, 3, 1, true>::Fits)
-    return launch<T, R, 16, 3, 1, true>(a);
+  if constexpr (tma::Shape<T, R, 8, 3, 2, true, Coef>::Fits)
+    if (a.rows == 8) return launch<T, R, 8, 3, 2, true, Coef>(a);
+  if constexpr (tma::Shape<T, R, 16, 3, 1, true, Coef>::Fits)
+    return launch<T, R, 16, 3, 1, true, Coef>(a);
   else
-    return launch<T, R, 16, 3, 1, false>(a);
+    return launch<T, R, 16, 3, 1, false, Coef>(a);
 }
 
 }  // namespace
@@ -328,14 +347,20 @@ bool star_tma_usable(const native::StarArgs<T>& a) {
       cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
     return false;
   return major >= 9 && reinterpret_cast<std::uintptr_t>(a.u) % 16 == 0 &&
-         reinterpret_cast<std::uintptr_t>(a.u_prev) % 16 == 0 && native::vector_aligned(a) && a.sz % a.sy == 0 &&
-         a.alloc > 0;
+         reinterpret_cast<std::uintptr_t>(a.u_prev) % 16 == 0 &&
+         (!a.coef || reinterpret_cast<std::uintptr_t>(a.coef) % 16 == 0) && native::vector_aligned(a) &&
+         a.sz % a.sy == 0 && a.alloc > 0 && !(a.coef && a.images.active);
 }
 
 template <class T>
 void star_tma(const native::StarArgs<T>& a) {
   if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
-  native::with_star_radius(a.radius, "cuda star-tma", [&](auto R) { launch_rows<T, decltype(R)::value>(a); });
+  native::with_star_radius(a.radius, "cuda star-tma", [&](auto R) {
+    if (a.coef)
+      launch_rows<T, decltype(R)::value, true>(a);
+    else
+      launch_rows<T, decltype(R)::value, false>(a);
+  });
 }
 
 template bool star_tma_usable<float>(const native::StarArgs<float>&);

@@ -4,6 +4,7 @@
 // neighbours come from the tile's rows staged in LDS (plus R halo rows above and below), the x
 // neighbours from 16-byte vector loads of the row (L1), and the result goes out with nontemporal
 // stores. Loads and stores are V-wide (float4 / double2) when rows are 16-byte aligned, else V = 1.
+// With a variable coefficient (Coef, the seismic inner box) it is read beside u-.
 #include <hip/hip_runtime.h>
 
 #include <stdexcept>
@@ -42,9 +43,10 @@ struct Coeffs {
   T c[R + 1];
 };
 
-template <class T, int R, int BX, int BY, int V>
+template <class T, int R, int BX, int BY, int V, bool Coef>
 __global__ void __launch_bounds__(BX * BY)
-    star_fused_kernel(const T* __restrict__ u, T* __restrict__ u_prev, std::int64_t sy, std::int64_t sz,
+    star_fused_kernel(const T* __restrict__ u, T* __restrict__ u_prev, const T* __restrict__ coef, std::int64_t sy,
+                      std::int64_t sz,
                       std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2, Coeffs<T, R> k) {
   constexpr int TX = BX * V;
   constexpr int XL = (R + V - 1) / V * V;  // x halo rounded up to whole vectors
@@ -87,10 +89,11 @@ __global__ void __launch_bounds__(BX * BY)
 #pragma unroll
         for (int v = 0; v < V; ++v) row[n * V + v] = t[v];
       }
-      T prev[V], out[V];
+      T prev[V], vp[V], out[V];
       load<T, V>(u_prev + base + zoff, prev);
+      if constexpr (Coef) load<T, V>(coef + base + zoff, vp);
 #pragma unroll
-      for (int v = 0; v < V; ++v) out[v] = k.c[0] * w[R][v] - prev[v];
+      for (int v = 0; v < V; ++v) out[v] = Coef ? k.c[0] * w[R][v] : k.c[0] * w[R][v] - prev[v];
 #pragma unroll
       for (int m = 1; m <= R; ++m)
 #pragma unroll
@@ -98,6 +101,9 @@ __global__ void __launch_bounds__(BX * BY)
           out[v] += k.c[m] * ((row[XL + v - m] + row[XL + v + m]) +
                               (rows[ty + R - m][tx * V + v] + rows[ty + R + m][tx * V + v]) +
                               (w[R - m][v] + w[R + m][v]));
+      if constexpr (Coef)
+#pragma unroll
+        for (int v = 0; v < V; ++v) out[v] = T(2) * w[R][v] + vp[v] * out[v] - prev[v];
       store_nontemporal<T, V>(u_prev + base + zoff, out);
     }
 #pragma unroll
@@ -107,15 +113,15 @@ __global__ void __launch_bounds__(BX * BY)
   }
 }
 
-template <class T, int R, int V>
+template <class T, int R, int V, bool Coef>
 void launch(const native::StarArgs<T>& a) {
   constexpr int BX = 64 / V > 16 ? 64 / V : 16, BY = 4;  // one 64-wide wavefront per row group
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1];
   Coeffs<T, R> k;
   for (int m = 0; m <= R; ++m) k.c[m] = a.c[m];
   const dim3 block(BX, BY, 1), grid((nx + BX * V - 1) / (BX * V), (ny + BY - 1) / BY, 1);
-  hipLaunchKernelGGL((star_fused_kernel<T, R, BX, BY, V>), grid, block, 0, static_cast<hipStream_t>(a.stream),
-                     a.u, a.u_prev, a.sy, a.sz, a.origin, a.lo[0], a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], k);
+  hipLaunchKernelGGL((star_fused_kernel<T, R, BX, BY, V, Coef>), grid, block, 0, static_cast<hipStream_t>(a.stream),
+                     a.u, a.u_prev, a.coef, a.sy, a.sz, a.origin, a.lo[0], a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], k);
   const hipError_t e = hipGetLastError();
   if (e != hipSuccess) throw std::runtime_error(std::string("hip star-fused: launch: ") + hipGetErrorString(e));
 }
@@ -128,10 +134,11 @@ void star_fused(const native::StarArgs<T>& a) {
   constexpr int V = 16 / sizeof(T);
   const bool vector = native::vector_aligned(a);
   native::with_star_radius(a.radius, "hip star-fused", [&](auto R) {
+    constexpr int r = decltype(R)::value;
     if (vector)
-      launch<T, decltype(R)::value, V>(a);
+      a.coef ? launch<T, r, V, true>(a) : launch<T, r, V, false>(a);
     else
-      launch<T, decltype(R)::value, 1>(a);
+      a.coef ? launch<T, r, 1, true>(a) : launch<T, r, 1, false>(a);
   });
 }
 

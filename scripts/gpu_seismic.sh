@@ -7,6 +7,7 @@
 # inner kernel and with the Kokkos-only one, and unified, beside the device's copy bandwidth.
 # Summaries (JSON) and the log go to $OUT (default ./gpu-out).
 #   Kokkos_ROOT=/path/to/kokkos-cuda tomlplusplus_ROOT=/path/to/toml++ scripts/gpu_seismic.sh [commit]
+# INNER=<variant> picks the native run's inner kernel (default: auto); TILES=1 adds a tile sweep.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 OUT=${OUT:-$PWD/gpu-out}
@@ -36,7 +37,7 @@ done
 $B seismic inputs/seismic-minimod-100.toml --scheme.work unified --output.progress none \
   --output.summary "$W/seismic-minimod-100-unified.json" 2>&1 | grep -E "work,|min u" | tee -a "$OUT/log.txt"
 log "minimod's benchmark deck, 1000^3, 1000 steps: seven-domain native (auto), Kokkos-only (mdrange-stream), unified"
-$B seismic inputs/seismic-minimod-1000.toml --output.progress none \
+$B seismic inputs/seismic-minimod-1000.toml --scheme.variant "${INNER:-auto}" --output.progress none \
   --output.summary "$OUT/seismic-minimod-1000-seven-domain.json" 2>&1 | tee -a "$OUT/log.txt"
 $B seismic inputs/seismic-minimod-1000.toml --scheme.variant mdrange-stream --scheme.tile 32x4x64 --output.progress none \
   --output.summary "$OUT/seismic-minimod-1000-seven-domain-kokkos.json" 2>&1 | tee -a "$OUT/log.txt"

@@ -123,6 +123,9 @@ class VariantFor : public Variant {
 const std::vector<std::unique_ptr<Variant>>& variants();
 // A variant by name ("auto" picks the preferred one supporting the stencil); throws Error.
 const Variant& select_variant(const std::string& name, const Stencil& s, Precision p);
+// The preferred variant (auto's order) that supports the stencil and, when `coefficient`, takes a
+// variable coefficient; nullptr if none does.
+const Variant* preferred_variant(const Stencil& s, Precision p, bool coefficient);
 std::vector<std::string> variant_names();
 
 }  // namespace wavefd

@@ -64,11 +64,16 @@ const std::vector<std::string>& auto_order() {
 }
 }  // namespace
 
+const Variant* preferred_variant(const Stencil& s, Precision p, bool coefficient) {
+  for (const auto& preferred : auto_order())
+    for (const auto& v : variants())
+      if (v->name() == preferred && v->supports(s, p) && (!coefficient || v->takes_coefficient())) return v.get();
+  return nullptr;
+}
+
 const Variant& select_variant(const std::string& name, const Stencil& s, Precision p) {
   if (name == "auto") {
-    for (const auto& preferred : auto_order())
-      for (const auto& v : variants())
-        if (v->name() == preferred && v->supports(s, p)) return *v;
+    if (const Variant* v = preferred_variant(s, p, false)) return *v;
     throw Error("no registered variant supports " + s.name);
   }
   for (const auto& v : variants()) {

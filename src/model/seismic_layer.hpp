@@ -2,19 +2,23 @@
 // The seismic layer kernel: the update of seismic_model.hpp at every point of a box, the inner
 // formula inside the inner box and the absorbing layer's (PML or sponge) outside it.
 //
-// It streams like mdrange-stream: one index per (x, y) column and z chunk, u's 2R+1 values along
-// z in registers, the in-plane neighbours through L1. Why: the point-per-index MDRange version
-// re-read every z neighbour from L2 and took 5.4 ms per step for the 15 % of minimod's 1000^3
-// points in the layer (H200), as long as the inner box's 85 %. One point per index (no packs):
-// the layer's x extents (slabs of 27 cells, a rank's edges) are not whole 16-byte packs.
+// It streams like mdrange-stream: one index per column of V points (a 16-byte pack where the
+// box's rows allow it, else V = 1) and z chunk, u's 2R+1 values along z in registers, the in-plane
+// neighbours through L1. Why: the point-per-index MDRange version re-read every z neighbour from
+// L2 and took 5.4 ms per step for the 15 % of minimod's 1000^3 points in the layer (H200), as long
+// as the inner box's 85 %; streaming one point per index took 3.1 ms.
+#include "kernels/kokkos/pack.hpp"
 #include "wavefd/grid.hpp"
 
 namespace wavefd::seismic {
 
 enum LayerKind { kNoLayer, kPml, kSponge };
 
-template <class T, int R, int Kind>
+template <class T, int R, int V, int Kind>
 struct LayerStream {
+  using P = kernels::Pack<T, V>;
+  static constexpr int XL = (R + V - 1) / V * V;  // x halo read on each side, whole packs
+
   const T* u;
   T* v;
   const T* vp;
@@ -25,8 +29,10 @@ struct LayerStream {
   Index3 ilo, ihi;                     // the inner box, local coordinates (not clipped)
   Kokkos::Array<index_t, 6 * 4> slab;  // per slab: lo x, lo y, lo z, start in phi
   Kokkos::Array<index_t, 6 * 2> ext;   // per slab: extent x, extent y
-  Box box;                             // what this launch updates
+  Box box;                             // what this launch updates (x extent: whole packs)
   index_t z_chunk;
+
+  KOKKOS_FORCEINLINE_FUNCTION static P load(const T* p) { return kernels::load_pack<T, V>(p); }
 
   // phi of layer point (x, y, z): the slab it lies in follows SeismicModel::layer_boxes' rule
   // (z slabs, then y, then x).
@@ -35,38 +41,57 @@ struct LayerStream {
     return slab[4 * s + 3] + (x - slab[4 * s]) + ext[2 * s] * ((y - slab[4 * s + 1]) + ext[2 * s + 1] * (z - slab[4 * s + 2]));
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(index_t i, index_t y, index_t chunk) const {
-    const index_t x = box.lo[0] + i;
+  KOKKOS_INLINE_FUNCTION void operator()(index_t pack, index_t y, index_t chunk) const {
+    const index_t x0 = box.lo[0] + pack * V;
     const index_t zb = box.lo[2] + chunk * z_chunk;
     const index_t ze = zb + z_chunk < box.hi[2] ? zb + z_chunk : box.hi[2];
-    const index_t col = l.at(x, y, 0), sy = l.sy, sz = l.sz;
-    const bool inner_column = x >= ilo[0] && x < ihi[0] && y >= ilo[1] && y < ihi[1];
-    T w[2 * R + 1];  // w[k] = u(x, y, z - R + k)
-    for (int k = 0; k < 2 * R; ++k) w[k] = u[col + (zb - R + k) * sz];
-    T lead = u[col + (zb + R) * sz];
+    const index_t col = l.at(x0, y, 0), sy = l.sy, sz = l.sz;
+    const bool inner_row = y >= ilo[1] && y < ihi[1];
+    P w[2 * R + 1];  // w[k] = u(x0.., y, z - R + k)
+    for (int k = 0; k < 2 * R; ++k) w[k] = load(u + col + (zb - R + k) * sz);
+    P lead = load(u + col + (zb + R) * sz);
     for (index_t z = zb; z < ze; ++z) {
       const index_t p = col + z * sz;
       w[2 * R] = lead;
-      if (z + 1 < ze) lead = u[p + (R + 1) * sz];  // in flight during this plane's arithmetic
-      const T centre = w[R];
-      T lap = c[0] * centre;
-      for (int m = 1; m <= R; ++m)
-        lap += c[m] * (((u[p - m] + u[p + m]) + (u[p - m * sy] + u[p + m * sy])) + (w[R - m] + w[R + m]));
-      if (Kind == kNoLayer || (inner_column && z >= ilo[2] && z < ihi[2])) {
-        v[p] = T(2) * centre + vp[p] * lap - v[p];
-      } else {
+      if (z + 1 < ze) lead = load(u + p + (R + 1) * sz);  // in flight during this plane's arithmetic
+      T row[2 * XL + V];  // u(x0 - XL .. x0 + V - 1 + XL, y, z); the centre pack is w[R]
+      for (int n = 0; n < XL / V; ++n) {
+        const P left = load(u + p - XL + n * V), right = load(u + p + V + n * V);
+        for (int i = 0; i < V; ++i) row[n * V + i] = left.v[i], row[XL + V + n * V + i] = right.v[i];
+      }
+      for (int i = 0; i < V; ++i) row[XL + i] = w[R].v[i];
+      T lap[V];
+      for (int i = 0; i < V; ++i) lap[i] = c[0] * w[R].v[i];
+      P up1{}, down1{};  // u(y - 1), u(y + 1): the PML's gradient
+      for (int m = 1; m <= R; ++m) {
+        const P up = load(u + p - m * sy), down = load(u + p + m * sy);
+        if (m == 1) up1 = up, down1 = down;
+        for (int i = 0; i < V; ++i)
+          lap[i] += c[m] * (((row[XL + i - m] + row[XL + i + m]) + (up.v[i] + down.v[i])) + (w[R - m].v[i] + w[R + m].v[i]));
+      }
+      const P vpp = load(vp + p), old = load(v + p);
+      const bool inner_plane = inner_row && z >= ilo[2] && z < ihi[2];
+      P out;
+      for (int i = 0; i < V; ++i) {
+        const index_t x = x0 + i;
+        const T centre = w[R].v[i];
+        if (Kind == kNoLayer || (inner_plane && x >= ilo[0] && x < ihi[0])) {
+          out.v[i] = T(2) * centre + vpp.v[i] * lap[i] - old.v[i];
+          continue;
+        }
         const T e = (ex[x + 1] + ey[y + 1]) + ez[z + 1];
         if (Kind == kSponge) {
-          v[p] = (T(2) * centre + vp[p] * lap - (T(1) - e) * v[p]) / (T(1) + e);
-        } else {
-          const index_t q = phi_at(x, y, z);
-          const T ph = phi[q];
-          v[p] = ((T(2) + T(2) * e - e * e) * centre + vp[p] * (lap + ph) - v[p]) / (T(1) + T(2) * e);
-          const T grad = (ex[x + 2] - ex[x]) * (u[p + 1] - u[p - 1]) + (ey[y + 2] - ey[y]) * (u[p + sy] - u[p - sy]) +
-                         (ez[z + 2] - ez[z]) * (w[R + 1] - w[R - 1]);
-          phi[q] = (ph - grad / T(4)) / (T(1) + e);
+          out.v[i] = (T(2) * centre + vpp.v[i] * lap[i] - (T(1) - e) * old.v[i]) / (T(1) + e);
+          continue;
         }
+        const index_t q = phi_at(x, y, z);
+        const T ph = phi[q];
+        out.v[i] = ((T(2) + T(2) * e - e * e) * centre + vpp.v[i] * (lap[i] + ph) - old.v[i]) / (T(1) + T(2) * e);
+        const T grad = (ex[x + 2] - ex[x]) * (row[XL + i + 1] - row[XL + i - 1]) +
+                       (ey[y + 2] - ey[y]) * (down1.v[i] - up1.v[i]) + (ez[z + 2] - ez[z]) * (w[R + 1].v[i] - w[R - 1].v[i]);
+        phi[q] = (ph - grad / T(4)) / (T(1) + e);
       }
+      kernels::store_pack<T, V>(v + p, out);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }
   }

@@ -215,8 +215,8 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
 template <class T>
 void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec) {
   if (b.empty()) return;
-  const auto launch = [&]<int R, int Kind>() {
-    seismic::LayerStream<T, R, Kind> f{u_.data.data(), v_.data.data(), vp_.data(), phi_.data(), profile_[0].data(),
+  const auto launch = [&]<int R, int V, int Kind>() {
+    seismic::LayerStream<T, R, V, Kind> f{u_.data.data(), v_.data.data(), vp_.data(), phi_.data(), profile_[0].data(),
                                        profile_[1].data(), profile_[2].data(), layout_, {}, {}, {}, {}, {}, b, 0};
     for (int m = 0; m <= R; ++m) f.c[m] = axis_c_[std::size_t(m)];
     const Box inner_global = model_.width > 0 ? model_.inner_box() : Box{{0, 0, 0}, model_.n};
@@ -226,15 +226,25 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
       f.slab[4 * s + 3] = slab_at_[s];
       f.ext[2 * s] = slab_all_[s].extent(0), f.ext[2 * s + 1] = slab_all_[s].extent(1);
     }
-    const auto streams = kernels::column_streams(exec, b, R, 1, run_.layer_tile);
+    const auto streams = kernels::column_streams(exec, b, R, V, run_.layer_tile);
     f.z_chunk = streams.z_chunk;
     Kokkos::parallel_for("wavefd::seismic_layer", streams.policy, f);
   };
+  // 16-byte packs where the box's rows start on 16 bytes and hold whole packs (u, v and vp share
+  // the layout; the views start on 16 bytes or more).
+  constexpr int pack = int(16 / sizeof(T));
+  const bool packs = (layout_.at(b.lo[0], b.lo[1], b.lo[2]) * index_t(sizeof(T))) % 16 == 0 &&
+                     (layout_.sy * index_t(sizeof(T))) % 16 == 0 && (layout_.sz * index_t(sizeof(T))) % 16 == 0 &&
+                     b.extent(0) % pack == 0;
   kernels::with_radius<kMaxRadius>(model_.stencil.radius, "seismic layer", [&](auto R) {
     constexpr int r = decltype(R)::value;
-    if (pml_) launch.template operator()<r, seismic::kPml>();
-    else if (sponge_) launch.template operator()<r, seismic::kSponge>();
-    else launch.template operator()<r, seismic::kNoLayer>();
+    const auto with_width = [&]<int Kind>() {
+      if (packs) launch.template operator()<r, pack, Kind>();
+      else launch.template operator()<r, 1, Kind>();
+    };
+    if (pml_) with_width.template operator()<seismic::kPml>();
+    else if (sponge_) with_width.template operator()<seismic::kSponge>();
+    else with_width.template operator()<seismic::kNoLayer>();
   });
 }
 

@@ -60,7 +60,8 @@ class BoxTiled : public Base {
 // Streaming kernels: one index per (x, y) column and z chunk, each walking its chunk plane by
 // plane. Chunks are long against the 2R planes each stream preloads, and numerous enough to fill
 // the device. Index 0 counts x packs of `pack` points from box.lo[0] (pack divides the x extent).
-// GPU blocks are 32 x 4 columns (x contiguous across a warp); host tiles whole x rows. A
+// GPU blocks are 32 x 4 columns (x contiguous across a warp), and about 128 columns on boxes
+// narrower than 32 packs (a PML slab along x: 7 x 18, not 7 x 4); host tiles whole x rows. A
 // non-default tile sets the block (x packs by y rows) and the planes per chunk (z).
 template <class Policy = BoxPolicy>
 struct ColumnStreams {
@@ -81,7 +82,8 @@ ColumnStreams<Policy> column_streams(const Kokkos::DefaultExecutionSpace& exec, 
   c.z_chunk = tile.is_default() ? (b.extent(2) + chunks - 1) / chunks : index_t(tile.z);
   const index_t nchunks = (b.extent(2) + c.z_chunk - 1) / c.z_chunk;
   const index_t tile_x = tile.is_default() ? (on_host ? packs : std::min<index_t>(32, packs)) : index_t(tile.x);
-  const index_t tile_y = tile.is_default() ? (on_host ? 1 : 4) : index_t(tile.y);
+  const index_t gpu_rows = std::clamp<index_t>((128 + tile_x - 1) / tile_x, 4, std::max<index_t>(4, b.extent(1)));
+  const index_t tile_y = tile.is_default() ? (on_host ? 1 : gpu_rows) : index_t(tile.y);
   c.policy = Policy(exec, {0, b.lo[1], 0}, {packs, b.hi[1], nchunks}, {tile_x, tile_y, 1});
   return c;
 }

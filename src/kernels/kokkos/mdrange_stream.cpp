@@ -1,9 +1,8 @@
 // mdrange-stream: Kokkos MDRange over (x pack, y, z-chunk) where each index streams along z with a
 // register window of 2R+1 values (star stencils, R = 1..8).
 //
-// Each index owns V consecutive x points, loaded and stored as one 16-byte pack when the box rows
-// are 16-byte aligned (a plain aligned struct: CUDA and HIP compile it to one vector load, which
-// is what moves a GPU from ~35 % to ~70 % of copy bandwidth, docs/performance.md); otherwise V = 1.
+// Each index owns V consecutive x points, loaded and stored as one 16-byte pack (pack.hpp) when
+// the box rows are 16-byte aligned; otherwise V = 1.
 // In-plane neighbours are read straight from global memory: neighbouring threads read the same
 // lines, which hit L1/L2, so DRAM sees each value about once, and no barriers are needed. The next
 // plane's leading value and u- are loaded before the current plane's arithmetic so that their
@@ -17,6 +16,7 @@
 #include <utility>
 
 #include "box_policy.hpp"
+#include "pack.hpp"
 #include "radius_dispatch.hpp"
 #include "wavefd/variant.hpp"
 
@@ -24,11 +24,6 @@ namespace wavefd::kernels {
 namespace {
 
 constexpr int kMaxRadius = 8;
-
-template <class T, int V>
-struct alignas(sizeof(T) * V) Pack {
-  T v[V];
-};
 
 // Coef: the variable-coefficient update u_prev = 2 u + coef * (Laplacian) - u_prev (TwoStepArgs),
 // with coef streamed like u_prev.
@@ -45,7 +40,7 @@ struct StreamStar {
   Box box;
   index_t z_chunk;
 
-  KOKKOS_FORCEINLINE_FUNCTION static P load(const T* p) { return *reinterpret_cast<const P*>(p); }
+  KOKKOS_FORCEINLINE_FUNCTION static P load(const T* p) { return load_pack<T, V>(p); }
 
   KOKKOS_INLINE_FUNCTION void operator()(index_t pack, index_t j, index_t chunk) const {
     const index_t zb = box.lo[2] + chunk * z_chunk;
@@ -90,7 +85,7 @@ struct StreamStar {
       }
       if constexpr (Coef)
         for (int v = 0; v < V; ++v) out.v[v] = T(2) * w[R].v[v] + cur_vp.v[v] * out.v[v] - cur_prev.v[v];
-      *reinterpret_cast<P*>(u_prev + p) = out;
+      store_pack<T, V>(u_prev + p, out);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }
   }

@@ -226,7 +226,9 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
       f.slab[4 * s + 3] = slab_at_[s];
       f.ext[2 * s] = slab_all_[s].extent(0), f.ext[2 * s + 1] = slab_all_[s].extent(1);
     }
-    const auto streams = kernels::column_streams(exec, b, R, V, run_.layer_tile);
+    // Chunks of 4 R planes, not 16 R: a slab has few columns (6750 in a y slab of minimod's 1000^3),
+    // and a third of the GPU's threads left it latency-bound.
+    const auto streams = kernels::column_streams(exec, b, R, V, run_.layer_tile, 4 * R);
     f.z_chunk = streams.z_chunk;
     Kokkos::parallel_for("wavefd::seismic_layer", streams.policy, f);
   };

@@ -60,9 +60,10 @@ class BoxTiled : public Base {
 // Streaming kernels: one index per (x, y) column and z chunk, each walking its chunk plane by
 // plane. Chunks are long against the 2R planes each stream preloads, and numerous enough to fill
 // the device. Index 0 counts x packs of `pack` points from box.lo[0] (pack divides the x extent).
-// GPU blocks are 32 x 4 columns (x contiguous across a warp), and about 128 columns on boxes
-// narrower than 32 packs (a PML slab along x: 7 x 18, not 7 x 4); host tiles whole x rows. A
-// non-default tile sets the block (x packs by y rows) and the planes per chunk (z).
+// GPU blocks are 32 x 4 columns (x contiguous across a warp), and up to 128 columns on boxes
+// narrower than 32 packs (a PML slab along x: 7 x 18, not 7 x 4; never more than 128, the launch
+// bound of mdrange-stream); host tiles whole x rows. A non-default tile sets the block (x packs by
+// y rows) and the planes per chunk (z). Chunks are at least `min_chunk` planes (default 16 R).
 template <class Policy = BoxPolicy>
 struct ColumnStreams {
   index_t z_chunk = 0;
@@ -71,18 +72,18 @@ struct ColumnStreams {
 
 template <class Policy = BoxPolicy>
 ColumnStreams<Policy> column_streams(const Kokkos::DefaultExecutionSpace& exec, const Box& b, int radius,
-                                     int pack = 1, const Tile& tile = {}) {
+                                     int pack = 1, const Tile& tile = {}, index_t min_chunk = 0) {
   constexpr bool on_host = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
   const index_t packs = b.extent(0) / pack;
   const index_t columns = packs * b.extent(1);
   const index_t want = on_host ? 8 * index_t(exec.concurrency()) : index_t(132) * 2048 * 2;
   const index_t chunks =
-      std::max<index_t>(1, std::min<index_t>((want + columns - 1) / columns, b.extent(2) / (16 * radius)));
+      std::max<index_t>(1, std::min<index_t>((want + columns - 1) / columns, b.extent(2) / (min_chunk > 0 ? min_chunk : 16 * radius)));
   ColumnStreams<Policy> c;
   c.z_chunk = tile.is_default() ? (b.extent(2) + chunks - 1) / chunks : index_t(tile.z);
   const index_t nchunks = (b.extent(2) + c.z_chunk - 1) / c.z_chunk;
   const index_t tile_x = tile.is_default() ? (on_host ? packs : std::min<index_t>(32, packs)) : index_t(tile.x);
-  const index_t gpu_rows = std::clamp<index_t>((128 + tile_x - 1) / tile_x, 4, std::max<index_t>(4, b.extent(1)));
+  const index_t gpu_rows = std::clamp<index_t>(128 / tile_x, 4, std::max<index_t>(4, b.extent(1)));
   const index_t tile_y = tile.is_default() ? (on_host ? 1 : gpu_rows) : index_t(tile.y);
   c.policy = Policy(exec, {0, b.lo[1], 0}, {packs, b.hi[1], nchunks}, {tile_x, tile_y, 1});
   return c;

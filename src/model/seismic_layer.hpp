@@ -7,6 +7,9 @@
 // neighbours through L1. Why: the point-per-index MDRange version re-read every z neighbour from
 // L2 and took 5.4 ms per step for the 15 % of minimod's 1000^3 points in the layer (H200), as long
 // as the inner box's 85 %; streaming one point per index took 3.1 ms.
+// Every multiply-add goes through fused() in the order TwoStepArgs::coefficient states, so that
+// packs and single points, and the inner variants, give the same bits.
+#include "kernels/kokkos/fused.hpp"
 #include "kernels/kokkos/pack.hpp"
 #include "wavefd/grid.hpp"
 
@@ -67,7 +70,7 @@ struct LayerStream {
         const P up = load(u + p - m * sy), down = load(u + p + m * sy);
         if (m == 1) up1 = up, down1 = down;
         for (int i = 0; i < V; ++i)
-          lap[i] += c[m] * (((row[XL + i - m] + row[XL + i + m]) + (up.v[i] + down.v[i])) + (w[R - m].v[i] + w[R + m].v[i]));
+          lap[i] = kernels::fused(c[m], ((row[XL + i - m] + row[XL + i + m]) + (up.v[i] + down.v[i])) + (w[R - m].v[i] + w[R + m].v[i]), lap[i]);
       }
       const P vpp = load(vp + p), old = load(v + p);
       const bool inner_plane = inner_row && z >= ilo[2] && z < ihi[2];
@@ -76,19 +79,21 @@ struct LayerStream {
         const index_t x = x0 + i;
         const T centre = w[R].v[i];
         if (Kind == kNoLayer || (inner_plane && x >= ilo[0] && x < ihi[0])) {
-          out.v[i] = T(2) * centre + vpp.v[i] * lap[i] - old.v[i];
+          out.v[i] = kernels::fused(vpp.v[i], lap[i], T(2) * centre) - old.v[i];
           continue;
         }
         const T e = (ex[x + 1] + ey[y + 1]) + ez[z + 1];
         if (Kind == kSponge) {
-          out.v[i] = (T(2) * centre + vpp.v[i] * lap[i] - (T(1) - e) * old.v[i]) / (T(1) + e);
+          out.v[i] = kernels::fused(e - T(1), old.v[i], kernels::fused(vpp.v[i], lap[i], T(2) * centre)) / (T(1) + e);
           continue;
         }
         const index_t q = phi_at(x, y, z);
         const T ph = phi[q];
-        out.v[i] = ((T(2) + T(2) * e - e * e) * centre + vpp.v[i] * (lap[i] + ph) - old.v[i]) / (T(1) + T(2) * e);
-        const T grad = (ex[x + 2] - ex[x]) * (row[XL + i + 1] - row[XL + i - 1]) +
-                       (ey[y + 2] - ey[y]) * (down1.v[i] - up1.v[i]) + (ez[z + 2] - ez[z]) * (w[R + 1].v[i] - w[R - 1].v[i]);
+        const T keep = kernels::fused(-e, e, T(2) + T(2) * e);  // 2 + 2e - e^2
+        out.v[i] = (kernels::fused(vpp.v[i], lap[i] + ph, keep * centre) - old.v[i]) / (T(1) + T(2) * e);
+        const T grad = kernels::fused(ez[z + 2] - ez[z], w[R + 1].v[i] - w[R - 1].v[i],
+                                      kernels::fused(ey[y + 2] - ey[y], down1.v[i] - up1.v[i],
+                                                     (ex[x + 2] - ex[x]) * (row[XL + i + 1] - row[XL + i - 1])));
         phi[q] = (ph - grad / T(4)) / (T(1) + e);
       }
       kernels::store_pack<T, V>(v + p, out);

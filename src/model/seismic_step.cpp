@@ -24,6 +24,12 @@ namespace {
 constexpr int kMaxRadius = 8;
 constexpr bool kHostBuild = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
 using Range = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>;
+// The layer kernel's: blocks of at most 128 threads, four of them per SM (at most 128 registers
+// per thread), as mdrange-stream's for R <= 5 in float.
+constexpr int kLayerThreads = 128;
+using LayerPolicy = Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::LaunchBounds<kLayerThreads, 4>,
+                                          Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
+                                          Kokkos::IndexType<index_t>>;
 
 Box intersect(const Box& a, const Box& b) {
   Box r;
@@ -72,12 +78,11 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
                   ", variable coefficient)");
     run.inner->check_tile(run.tile, "scheme.tile");
   }
-  // A GPU block of the layer kernel (x columns by y rows): at most 512 threads (its registers
-  // allow no more).
+  // A GPU block of the layer kernel (x columns by y rows): its launch bound.
   const Tile& lt = run.layer_tile;
-  if (!kHostBuild && lt.x * lt.y > 512)
-    throw Error("scheme.layer_tile = '" + to_string(lt) + "' has more than 512 threads; accepted: default, or XxYxZ with "
-                "x*y <= 512");
+  if (!kHostBuild && lt.x * lt.y > kLayerThreads)
+    throw Error("scheme.layer_tile = '" + to_string(lt) + "' has more than " + std::to_string(kLayerThreads) +
+                " threads; accepted: default, or XxYxZ with x*y <= " + std::to_string(kLayerThreads));
   const Decomposition split = seismic_decomposition(m, run.parallel);
   sub_ = split.subdomain(run.parallel.rank);
   const Box own = sub_.box();
@@ -228,7 +233,7 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
     }
     // Chunks of 4 R planes, not 16 R: a slab has few columns (6750 in a y slab of minimod's 1000^3),
     // and a third of the GPU's threads left it latency-bound.
-    const auto streams = kernels::column_streams(exec, b, R, V, run_.layer_tile, 4 * R);
+    const auto streams = kernels::column_streams<LayerPolicy>(exec, b, R, V, run_.layer_tile, 4 * R);
     f.z_chunk = streams.z_chunk;
     Kokkos::parallel_for("wavefd::seismic_layer", streams.policy, f);
   };

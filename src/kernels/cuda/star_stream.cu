@@ -130,11 +130,11 @@ __global__ void __launch_bounds__(BX * BY, 1)
         load<T, V>(gp + m * sy, down);
 #pragma unroll
         for (int v = 0; v < V; ++v)
-          out[v] += k.c[m] * ((row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]));
+          out[v] = fma(k.c[m], (row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]), out[v]);
       }
       if constexpr (Coef)
 #pragma unroll
-        for (int v = 0; v < V; ++v) out[v] = T(2) * w[R][v] + cur_vp[v] * out[v] - cur_prev[v];
+        for (int v = 0; v < V; ++v) out[v] = fma(cur_vp[v], out[v], T(2) * w[R][v]) - cur_prev[v];  // as the Kokkos kernels' fused()
       store<T, V>(u_prev + base + zoff, out);
       if constexpr (Images) images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, z, base + zoff, out);
     }

@@ -233,12 +233,12 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
       load<T, V>(c + m * S::RowLen, down);
 #pragma unroll
       for (int v = 0; v < V; ++v)
-        out[v] += a.c[m] * ((row[S::XL + v - m] + row[S::XL + v + m]) + (up[v] + down[v]) +
-                                 (w[R - m][v] + w[R + m][v]));
+        out[v] = fma(a.c[m], (row[S::XL + v - m] + row[S::XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]),
+                     out[v]);
     }
     if constexpr (Coef)
 #pragma unroll
-      for (int v = 0; v < V; ++v) out[v] = T(2) * w[R][v] + cur_vp[v] * out[v] - cur_prev[v];
+      for (int v = 0; v < V; ++v) out[v] = fma(cur_vp[v], out[v], T(2) * w[R][v]) - cur_prev[v];  // as the Kokkos kernels' fused()
     release(centre);
     if (active) {
       store_global<T, V>(u_prev + p, out);

@@ -98,12 +98,12 @@ __global__ void __launch_bounds__(BX * BY)
       for (int m = 1; m <= R; ++m)
 #pragma unroll
         for (int v = 0; v < V; ++v)
-          out[v] += k.c[m] * ((row[XL + v - m] + row[XL + v + m]) +
-                              (rows[ty + R - m][tx * V + v] + rows[ty + R + m][tx * V + v]) +
-                              (w[R - m][v] + w[R + m][v]));
+          out[v] = fma(k.c[m], (row[XL + v - m] + row[XL + v + m]) +
+                                   (rows[ty + R - m][tx * V + v] + rows[ty + R + m][tx * V + v]) + (w[R - m][v] + w[R + m][v]),
+                       out[v]);
       if constexpr (Coef)
 #pragma unroll
-        for (int v = 0; v < V; ++v) out[v] = T(2) * w[R][v] + vp[v] * out[v] - prev[v];
+        for (int v = 0; v < V; ++v) out[v] = fma(vp[v], out[v], T(2) * w[R][v]) - prev[v];  // as the Kokkos kernels' fused()
       store_nontemporal<T, V>(u_prev + base + zoff, out);
     }
 #pragma unroll

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "box_policy.hpp"
+#include "fused.hpp"
 #include "pack.hpp"
 #include "radius_dispatch.hpp"
 #include "wavefd/variant.hpp"
@@ -80,11 +81,11 @@ struct StreamStar {
       for (int m = 1; m <= R; ++m) {
         const P up = load(u + p - m * sy), down = load(u + p + m * sy);
         for (int v = 0; v < V; ++v)
-          out.v[v] += c[m] * ((row[XL + v - m] + row[XL + v + m]) + (up.v[v] + down.v[v]) +
-                              (w[R - m].v[v] + w[R + m].v[v]));
+          out.v[v] = fused(c[m], (row[XL + v - m] + row[XL + v + m]) + (up.v[v] + down.v[v]) + (w[R - m].v[v] + w[R + m].v[v]),
+                           out.v[v]);
       }
       if constexpr (Coef)
-        for (int v = 0; v < V; ++v) out.v[v] = T(2) * w[R].v[v] + cur_vp.v[v] * out.v[v] - cur_prev.v[v];
+        for (int v = 0; v < V; ++v) out.v[v] = fused(cur_vp.v[v], out.v[v], T(2) * w[R].v[v]) - cur_prev.v[v];
       store_pack<T, V>(u_prev + p, out);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }

@@ -1,0 +1,24 @@
+#pragma once
+// a * b + c with one rounding where the machine has a fused multiply-add, written out so that
+// the compiler has no choice left. Why: GPU compilers contract a * b + c * d into an FMA on either
+// product, and which one can change with the code around it (the seismic layer kernel gave other
+// bits in packs than one point at a time). Kernels that must agree bit for bit with each other
+// (the seismic update, whatever computes it) write every multiply-add through fused().
+#include <Kokkos_Core.hpp>
+#include <cmath>
+
+namespace wavefd::kernels {
+
+#if defined(__FMA__) || defined(__ARM_FEATURE_FMA)
+inline constexpr bool kHostFma = true;   // x86 with FMA (-march=native, -mfma), AArch64
+#else
+inline constexpr bool kHostFma = false;  // baseline x86-64: no FMA, so nothing to contract either
+#endif
+
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T fused(T a, T b, T c) {
+  KOKKOS_IF_ON_DEVICE((return Kokkos::fma(a, b, c);))
+  KOKKOS_IF_ON_HOST((if constexpr (kHostFma) return std::fma(a, b, c); else return a * b + c;))
+}
+
+}  // namespace wavefd::kernels

@@ -13,6 +13,7 @@
 
 #include "expect_error.hpp"
 #include "wavefd/pml_profile.hpp"
+#include "wavefd/segy.hpp"
 #include "wavefd/seismic_deck.hpp"
 #include "wavefd/time_step.hpp"
 #include "wavefd/velocity.hpp"
@@ -385,7 +386,7 @@ TEST_F(SeismicDeck, EachRangeErrorNamesItsKey) {
       {{"--scheme.vmax", "nan"}, "scheme.vmax = nan is outside vmax > 0"},
       {{"--scheme.work", "three"}, "scheme.work = 'three' is unknown; accepted: seven-domain, unified"},
       {{"--scheme.source_term", "x"}, "scheme.source_term = 'x' is unknown; accepted: scaled, minimod"},
-      {{"--velocity.model", "salt"}, "velocity.model = 'salt' is unknown; accepted: constant, layered, gradient, file"},
+      {{"--velocity.model", "salt"}, "velocity.model = 'salt' is unknown; accepted: constant, layered, gradient, file, segy"},
       {{"--velocity.speed", "-3"}, "velocity.speed = -3 is outside speed > 0"},
       {{"--velocity.gradient", "inf"}, "velocity.gradient = inf is outside the finite numbers"},
       {{"--boundary.absorbing", "cpml"}, "boundary.absorbing = 'cpml' is unknown; accepted: pml, sponge, none"},
@@ -442,6 +443,7 @@ TEST_F(SeismicDeck, RequiredKeysAreNamed) {
   refused("", {"--velocity.model", "gradient", "--velocity.speed", "0"}, "velocity.speed = 0 is outside speed > 0");
   refused("", {"--velocity.model", "layered"}, "velocity.layer is required for velocity.model = 'layered'");
   refused("", {"--velocity.model", "file"}, "velocity.file is required for velocity.model = 'file'");
+  refused("", {"--velocity.model", "segy"}, "velocity.file is required for velocity.model = 'segy': a SEG-Y velocity file");
   refused("[[source]]\nfrequency = 5\n", {}, "source[0].position is required: every [[source]] gives position");
   refused("[[velocity.layer]]\ntop = 0\n", {}, "velocity.layer[0].speed is required");
   refused("[[receivers.line]]\nfrom = [0, 0, 0]\ncount = 3\n", {}, "receivers.line[0].to is required");
@@ -667,6 +669,12 @@ TEST_F(SeismicDeck, MakeVelocityBuildsTheNamedModel) {
   EXPECT_EQ(make_velocity(f)->fill(Box{{0, 0, 0}, {2, 2, 2}}, 10), std::vector<double>(8, 1750));
   const wavefd::SeismicDeck wrong = read("", {"--velocity.model", "file", "--velocity.file", raw});
   EXPECT_THROW(make_velocity(wrong), Error);  // the file's n is not the deck's
+  // A SEG-Y model: read where this build has segyio, refused in one line where it has not.
+  const wavefd::SeismicDeck segy = read("", {"--velocity.model", "segy", "--velocity.file", raw});
+  if constexpr (segy_support)
+    expect_error([&] { make_velocity(segy); }, "v.raw' is not a SEG-Y file");
+  else
+    expect_error([&] { make_velocity(segy); }, "velocity.model = 'segy' needs SEG-Y support, which this build lacks");
 }
 
 // --- the decks in inputs/ -------------------------------------------------------------------------

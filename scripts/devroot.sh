@@ -21,6 +21,13 @@ PACKAGES=(g++ cmake ninja-build git libkokkos-dev libcli11-dev libopenmpi-dev op
           libtomlplusplus-dev)
 KK_PACKAGES=(libtrilinos-kokkos-17.0 libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-17.0
              libtrilinos-kokkos-kernels-dev trilinos-dev)
+# segyio (SEG-Y files, WAVEFD_ENABLE_SEGYIO): sid has none, so Debian 12's is unpacked into a private
+# prefix as well, which CMake finds through segyio_ROOT. Plain C, needing only libc6 (>= 2.33).
+# The suite is in the root's sources pinned at -1: its packages are downloaded by name, never
+# installed. Python's segyio from there is built for Python 3.11 only, so it is not taken.
+SEGYIO_PREFIX=/opt/segyio
+SEGYIO_SUITE=bookworm
+SEGYIO_PACKAGES=(libsegyio1 libsegyio-dev)
 
 die() { echo "devroot: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "needs root (chroot and bind mounts); run it with sudo"
@@ -79,7 +86,7 @@ mount_all() {
 
 in_root() {  # run a command in the root with the wavefd environment
   chroot "$ROOT" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-    LANG=C.UTF-8 CI="${CI:-}" WAVEFD_KK_PREFIX="$KK_PREFIX" \
+    LANG=C.UTF-8 CI="${CI:-}" WAVEFD_KK_PREFIX="$KK_PREFIX" segyio_ROOT="$SEGYIO_PREFIX/usr" \
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_PROC_BIND=false \
     "$@"
 }
@@ -95,22 +102,42 @@ setup() {
       --include="$(IFS=,; echo "${PACKAGES[*]}")" sid "$ROOT.partial" "deb $uri sid main"
     mv "$ROOT.partial" "$ROOT"
   fi
-  local want; want=$(printf '%s\n' "${PACKAGES[@]}" "${KK_PACKAGES[@]}" | sha1sum | cut -c1-12)
-  if [ "$(cat "$ROOT/.wavefd-stamp" 2>/dev/null)" = "$want" ]; then return; fi
+  # One stamp per part (sid and experimental; the segyio suite), so that adding to one part leaves
+  # the other as it is on an existing root.
+  local want want_segyio have have_segyio
+  want=$(printf '%s\n' "${PACKAGES[@]}" "${KK_PACKAGES[@]}" | sha1sum | cut -c1-12)
+  want_segyio=$(printf '%s\n' "$SEGYIO_SUITE" "${SEGYIO_PACKAGES[@]}" | sha1sum | cut -c1-12)
+  have=$(cat "$ROOT/.wavefd-stamp" 2>/dev/null || true)
+  have_segyio=$(cat "$ROOT/.wavefd-stamp-segyio" 2>/dev/null || true)
+  if [ "$have" = "$want" ] && [ "$have_segyio" = "$want_segyio" ]; then return; fi
   mount_all
-  printf 'deb %s sid main\ndeb %s experimental main\n' "$uri" "$uri" > "$ROOT/etc/apt/sources.list"
+  printf 'deb %s sid main\ndeb %s experimental main\ndeb %s %s main\n' "$uri" "$uri" "$uri" "$SEGYIO_SUITE" \
+    > "$ROOT/etc/apt/sources.list"
   rm -f "$ROOT"/etc/apt/sources.list.d/*
+  printf 'Package: *\nPin: release n=%s\nPin-Priority: -1\n' "$SEGYIO_SUITE" \
+    > "$ROOT/etc/apt/preferences.d/wavefd-$SEGYIO_SUITE"
   in_root apt-get "${APT_OPTS[@]}" -qq update
-  in_root apt-get "${APT_OPTS[@]}" -qq install "${PACKAGES[@]}"
-  # Debian's libkokkos-dev exports targets naming two archives it does not ship.
-  for lib in libkokkosalgorithms.a libkokkossimd.a; do
-    [ -e "$ROOT/usr/lib/x86_64-linux-gnu/$lib" ] || in_root ar rcs "/usr/lib/x86_64-linux-gnu/$lib"
-  done
-  # Trilinos' Kokkos + Kokkos Kernels clash with libkokkos-dev: unpack them into a private prefix.
-  in_root bash -ec "rm -rf $KK_PREFIX /tmp/kkdeb && mkdir -p $KK_PREFIX /tmp/kkdeb && cd /tmp/kkdeb &&
-    apt-get ${APT_OPTS[*]} -qq download $(printf '%s/experimental ' "${KK_PACKAGES[@]}") &&
-    for f in *.deb; do dpkg -x \$f $KK_PREFIX; done && rm -rf /tmp/kkdeb"
-  echo "$want" > "$ROOT/.wavefd-stamp"
+  if [ "$have" != "$want" ]; then
+    in_root apt-get "${APT_OPTS[@]}" -qq install "${PACKAGES[@]}"
+    # Debian's libkokkos-dev exports targets naming two archives it does not ship.
+    for lib in libkokkosalgorithms.a libkokkossimd.a; do
+      [ -e "$ROOT/usr/lib/x86_64-linux-gnu/$lib" ] || in_root ar rcs "/usr/lib/x86_64-linux-gnu/$lib"
+    done
+    # Trilinos' Kokkos + Kokkos Kernels clash with libkokkos-dev: unpack them into a private prefix.
+    unpack "$KK_PREFIX" experimental "${KK_PACKAGES[@]}"
+    echo "$want" > "$ROOT/.wavefd-stamp"
+  fi
+  if [ "$have_segyio" != "$want_segyio" ]; then
+    unpack "$SEGYIO_PREFIX" "$SEGYIO_SUITE" "${SEGYIO_PACKAGES[@]}"
+    echo "$want_segyio" > "$ROOT/.wavefd-stamp-segyio"
+  fi
+}
+
+unpack() {  # unpack PREFIX SUITE PACKAGE...: download the packages of SUITE and unpack them under PREFIX
+  local prefix=$1 suite=$2; shift 2
+  in_root bash -ec "rm -rf $prefix /tmp/wavefd-debs && mkdir -p $prefix /tmp/wavefd-debs && cd /tmp/wavefd-debs &&
+    apt-get ${APT_OPTS[*]} -qq download $(printf "%s/$suite " "$@") &&
+    for f in *.deb; do dpkg -x \$f $prefix; done && rm -rf /tmp/wavefd-debs"
 }
 
 case "${1:-}" in

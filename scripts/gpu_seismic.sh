@@ -36,6 +36,17 @@ for inner in auto cuda-star-stream mdrange-stream layer; do
 done
 $B seismic inputs/seismic-minimod-100.toml --scheme.work unified --output.progress none \
   --output.summary "$W/seismic-minimod-100-unified.json" 2>&1 | grep -E "work,|min u" | tee -a "$OUT/log.txt"
+log "two ranks sharing the GPU against one (minimod 100^3, transport mpi, slices of u at steps 500 and 1000)"
+S="inputs/seismic-minimod-100.toml --output.progress none --output.slice_every 500"
+mkdir -p "$W/np1" "$W/np2"
+$B seismic $S --output.slices "$W/np1/s" --output.summary "$W/np1.json" >"$W/np1.log" 2>&1
+mpirun --allow-run-as-root --oversubscribe -np 2 $B seismic $S --parallel.transport mpi --output.slices "$W/np2/s" \
+  --output.summary "$W/np2.json" >"$W/np2.log" 2>&1
+grep -E "rank\(s\)|min u" "$W/np2.log" | tee -a "$OUT/log.txt"
+for step in 000500 001000; do
+  if cmp -s "$W/np1/s-$step.bin" "$W/np2/s-$step.bin"; then log "step $step: 2 ranks' slice equals 1 rank's byte for byte"
+  else log "step $step: 2 ranks' slice DIFFERS from 1 rank's"; fi
+done
 log "minimod's benchmark deck, 1000^3, 1000 steps: seven-domain native (auto), Kokkos-only (mdrange-stream), unified"
 $B seismic inputs/seismic-minimod-1000.toml --scheme.variant "${INNER:-auto}" --output.progress none \
   --output.summary "$OUT/seismic-minimod-1000-seven-domain.json" 2>&1 | tee -a "$OUT/log.txt"

@@ -5,8 +5,9 @@ receiver traces (receivers.file), as PNG files (matplotlib).
     scripts/plot_seismic.py --slice seismic-layered-slice-000800.bin --traces seismic-layered-traces.bin \\
         --out docs/figures/seismic-layered
 
-writes <out>-slice.png and <out>-gather.png. Both inputs are raw float32 after a one-line JSON
-header (docs/seismic.md); each is optional. Amplitudes are clipped at a percentile of |value|
+writes <out>-slice.png and <out>-gather.png. The slice is raw float32 after a one-line JSON header
+(docs/seismic.md), the traces that or SEG-Y as wavefd writes it (receivers.format, read here with
+numpy alone); each is optional. Amplitudes are clipped at a percentile of |value|
 (--clip, default 99) so that the strong direct wave does not hide the reflections.
 """
 import argparse
@@ -23,6 +24,28 @@ def read_raw(path, kind):
             sys.exit(f"plot_seismic: {path} is not a wavefd {kind} file")
         values = np.fromfile(f, "<f4")
     return header, values
+
+
+def read_traces(path):
+    """Receiver traces as (receivers x samples, receiver x in m, interval in s), from a raw file or
+    from SEG-Y as wavefd writes it: rev 1, big-endian IEEE floats, GroupX scaled by its scalar."""
+    with open(path, "rb") as f:
+        if f.read(1) == b"{":
+            h, v = read_raw(path, "traces")
+            return v.reshape(h["receivers"], h["samples"]), np.array([p[0] for p in h["positions"]]), h["interval"]
+        f.seek(3200)
+        binary = f.read(400)
+        word = lambda at: int.from_bytes(binary[at:at + 2], "big", signed=True)
+        interval_us, samples, fmt, extended = word(16), word(20), word(24), word(304)
+        if len(binary) < 400 or fmt != 5 or samples <= 0:
+            sys.exit(f"plot_seismic: {path} is neither a wavefd trace file nor SEG-Y of IEEE floats (format 5)")
+        f.seek(3600 + 3200 * max(extended, 0))
+        trace = np.dtype({"names": ["scalar", "x", "u"], "formats": [">i2", ">i4", (">f4", (samples,))],
+                          "offsets": [70, 80, 240], "itemsize": 240 + 4 * samples})
+        t = np.fromfile(f, trace)
+    scalar = t["scalar"].astype(float)
+    factor = np.where(scalar < 0, -1 / np.where(scalar == 0, 1, scalar), np.where(scalar == 0, 1, scalar))
+    return t["u"].astype(np.float32), t["x"] * factor, interval_us * 1e-6
 
 
 def clip_level(values, percentile):
@@ -52,17 +75,15 @@ def plot_slice(path, out, percentile):
 def plot_gather(path, out, percentile):
     import matplotlib.pyplot as plt
 
-    h, v = read_raw(path, "traces")
-    traces = v.reshape(h["receivers"], h["samples"])
-    x = np.array([p[0] for p in h["positions"]])
-    t_end = (h["samples"] - 1) * h["interval"]
+    traces, x, interval = read_traces(path)
+    t_end = (traces.shape[1] - 1) * interval
     level = clip_level(traces, percentile)
     fig, ax = plt.subplots(figsize=(7, 7))
     im = ax.imshow(traces.T, cmap="gray", vmin=-level, vmax=level, aspect="auto",
                    extent=[x.min(), x.max(), t_end, 0])
     ax.set_xlabel("receiver x (m)")
     ax.set_ylabel("time (s)")
-    ax.set_title(f"shot gather: {h['receivers']} receivers, a sample every {h['interval'] * 1e3:.2f} ms")
+    ax.set_title(f"shot gather: {traces.shape[0]} receivers, a sample every {interval * 1e3:.2f} ms")
     fig.colorbar(im, ax=ax, shrink=0.8, label="u")
     fig.tight_layout()
     fig.savefig(out, dpi=110)

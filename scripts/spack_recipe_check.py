@@ -85,6 +85,10 @@ def check_wavefd(label, spec, dev_path=None):
           f"{label}: WAVEFD_ENABLE_MPI does not follow +mpi")
     check(args.get("WAVEFD_ENABLE_KOKKOSKERNELS") == ("ON" if spec.satisfies("+kokkos-kernels") else "OFF"),
           f"{label}: WAVEFD_ENABLE_KOKKOSKERNELS does not follow +kokkos-kernels")
+    check(args.get("WAVEFD_ENABLE_SEGYIO") == ("ON" if spec.satisfies("+segyio") else "OFF"),
+          f"{label}: WAVEFD_ENABLE_SEGYIO does not follow +segyio")
+    if spec.satisfies("+segyio"):
+        check(args.get("segyio_ROOT") == str(spec["segyio"].prefix), f"{label}: segyio_ROOT is not segyio's prefix")
     cxx = args.get("CMAKE_CXX_COMPILER", "")
     if spec.satisfies("+cuda"):
         check(cxx.endswith("/nvcc_wrapper"), f"{label}: CUDA build without nvcc_wrapper")

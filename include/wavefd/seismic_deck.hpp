@@ -36,11 +36,11 @@ struct SeismicDeck {
   std::string work = "seven-domain";  // scheme.work: seven-domain | unified
   std::string source_term = "scaled";  // scheme.source_term: scaled | minimod | minimod-2021
   // [velocity]
-  std::string velocity_model = "constant";  // velocity.model: constant | layered | gradient | file
+  std::string velocity_model = "constant";  // velocity.model: constant | layered | gradient | file | segy
   double speed = 0;                  // velocity.speed (constant, gradient: the speed at depth 0)
   double gradient = 0;               // velocity.gradient (1/s)
   std::vector<Layer> layers;         // [[velocity.layer]] top, speed
-  std::string velocity_file;         // velocity.file (raw float32 + JSON header)
+  std::string velocity_file;         // velocity.file (file: raw float32 + JSON header; segy: SEG-Y)
   // [boundary]
   std::string absorbing = "pml";     // boundary.absorbing: pml | sponge | none
   std::string outer = "zero";        // boundary.outer: zero | rigid
@@ -64,7 +64,7 @@ struct SeismicDeck {
   long every = 1;                    // receivers.every (steps)
   std::string receiver_spreading = "sinc";
   std::string traces = "";           // receivers.file: where the traces go ('' = none)
-  std::string trace_format = "auto";  // receivers.format: auto | raw | segy
+  std::string trace_format = "auto";  // receivers.format: auto (segy when built with segyio) | raw | segy
   // [output]
   std::string summary = "wavefd-seismic.json";
   std::string progress = "auto";

@@ -44,6 +44,8 @@ std::unique_ptr<VelocityModel> make_gradient_velocity(double speed, double gradi
 // v = np.fromfile(f, "<f4").reshape(hdr["n"][::-1])`.
 std::unique_ptr<VelocityModel> open_raw_velocity(const std::string& path, const Index3& n, double h);
 // Writes such a file (tests and conversions); throws Error naming `path` when it cannot.
+// A SEG-Y model (velocity.model = segy, a build with segyio) is opened by open_segy_velocity
+// (segy.hpp).
 void write_raw_velocity(const std::string& path, const Index3& n, double h, const std::vector<float>& speeds);
 
 }  // namespace wavefd

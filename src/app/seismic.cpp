@@ -13,6 +13,7 @@
 #include "wavefd/parallel.hpp"
 #include "wavefd/provenance.hpp"
 #include "wavefd/raw_file.hpp"
+#include "wavefd/segy.hpp"
 #include "wavefd/seismic_deck.hpp"
 #include "wavefd/seismic_step.hpp"
 #include "wavefd/slice_file.hpp"
@@ -29,8 +30,8 @@ SeismicCommand::SeismicCommand(CLI::App& app) {
 
 namespace {
 
-// The inner box's variant: scheme.variant, or for auto the first registered variant that takes a
-// coefficient and supports the stencil (the registry lists the native kernels first).
+// The inner box's variant: scheme.variant, or for auto the preferred variant (auto's order, the
+// fastest measured first) that takes a coefficient and supports the stencil.
 const Variant* inner_variant(const std::string& name, const Stencil& s, Precision p) {
   if (name == "layer") return nullptr;  // the layer kernel's own inner path
   if (name != "auto") {
@@ -40,9 +41,7 @@ const Variant* inner_variant(const std::string& name, const Stencil& s, Precisio
                   "the variants `wavefd info` marks 'seismic'");
     return &v;
   }
-  for (const auto& v : variants())
-    if (v->takes_coefficient() && v->supports(s, p)) return v.get();
-  return nullptr;
+  return preferred_variant(s, p, true);
 }
 
 // Wavefield slices (output.slices): a plane of u every `every` steps and after the last one.
@@ -78,6 +77,43 @@ struct SliceOutput {
     });
   }
 };
+
+// receivers.format: raw, segy, or auto: SEG-Y when this build has segyio and SEG-Y rev 1 can hold
+// the traces, raw otherwise (`note` says why when segyio was there). The limits are checked only
+// where traces will be written.
+struct TraceFormat {
+  bool segy = false;
+  std::string note;
+};
+
+TraceFormat trace_format(const std::string& format, const SeismicModel& m, bool writes) {
+  if (format == "raw") return {};
+  if constexpr (!segy_support) {
+    if (format == "segy")
+      throw Error("receivers.format = 'segy' needs SEG-Y support, which this build lacks; accepted: auto, raw");
+    return {};
+  } else {
+    const std::string why = writes ? segy_trace_limits(std::size_t(m.samples()), m.dt * double(m.receivers.every)) : "";
+    if (why.empty()) return {true, ""};
+    if (format == "segy")
+      throw Error("receivers.format = 'segy': " + why + "; accepted: a larger receivers.every, or receivers.format = raw");
+    return {false, " (raw: " + why + ")"};
+  }
+}
+
+void write_traces(const std::string& path, const TraceFormat& format, const Traces& t, const SeismicDeck& d,
+                  const SeismicModel& m, const VelocityModel& velocity) {
+  if (!format.segy) return write_raw_traces(path, t, "receivers.file");
+  if constexpr (segy_support) {
+    const std::vector<std::string> notes = {
+        "wavefd " WAVEFD_VERSION " seismic, deck " + d.path,
+        "grid " + std::to_string(m.n[0]) + " x " + std::to_string(m.n[1]) + " x " + std::to_string(m.n[2]) +
+            " points of " + format_number(m.h) + " m; dt " + format_number(m.dt) + " s, a sample every " +
+            std::to_string(m.receivers.every) + " steps",
+        "velocity: " + velocity.describe()};
+    write_segy_traces(path, t, notes, "receivers.file");
+  }
+}
 
 struct SeismicOutcome {
   double seconds = 0;
@@ -192,6 +228,7 @@ int SeismicCommand::execute() {
   SeismicModel m;
   SeismicRun run;
   SliceOutput slices;
+  TraceFormat traces_as;
   agree([&] {
     m = make_seismic_model(d, velocity, vmax);
     run.parallel = par;
@@ -202,8 +239,7 @@ int SeismicCommand::execute() {
     run.layer_tile = parse_tile(d.layer_tile, "scheme.layer_tile");
     if (root && !d.summary.empty()) check_writable(d.summary, "output.summary");
     if (root && !d.traces.empty()) check_output_path(d.traces, "receivers.file");
-    if (d.trace_format == "segy")  // SEG-Y through segyio is not built yet: say so rather than write raw
-      throw Error("receivers.format = 'segy' needs SEG-Y support, which this build lacks; accepted: auto, raw");
+    traces_as = trace_format(d.trace_format, m, !d.traces.empty() && !m.receivers.positions.empty());
     if (!d.slices.empty()) {
       slices.prefix = d.slices, slices.every = d.slice_every;
       slices.normal = d.slice_axis == "x" ? 0 : d.slice_axis == "y" ? 1 : 2;
@@ -259,11 +295,12 @@ int SeismicCommand::execute() {
     Traces t;
     t.interval = m.dt * double(m.receivers.every);
     for (const auto& p : m.receivers.positions) t.positions.push_back({p[0] * m.h, p[1] * m.h, p[2] * m.h});
+    for (const auto& s : m.sources) t.sources.push_back({s.position[0] * m.h, s.position[1] * m.h, s.position[2] * m.h});
     for (const auto& trace : r.traces)
       for (double s : trace) t.samples.push_back(float(s));
-    write_raw_traces(d.traces, t, "receivers.file");
-    std::printf("wavefd seismic: traces written to %s (%zu receivers x %ld samples)\n", d.traces.c_str(),
-                r.traces.size(), m.samples());
+    write_traces(d.traces, traces_as, t, d, m, *velocity);
+    std::printf("wavefd seismic: traces written to %s as %s (%zu receivers x %ld samples)%s\n", d.traces.c_str(),
+                traces_as.segy ? "SEG-Y" : "raw float32", r.traces.size(), m.samples(), traces_as.note.c_str());
   }
   if (!d.summary.empty()) {
     nlohmann::json j;

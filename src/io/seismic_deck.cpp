@@ -22,6 +22,7 @@
 
 #include "wavefd/pml_profile.hpp"
 #include "wavefd/point_spread.hpp"
+#include "wavefd/segy.hpp"
 #include "wavefd/stencil.hpp"
 #include "wavefd/time_step.hpp"
 #include "wavefd/velocity.hpp"
@@ -315,7 +316,7 @@ const Key& schema() {
       {.name = "source_term", .read = choice(&D::source_term, {"scaled", "minimod", "minimod-2021"})},
     }},
     {.name = "velocity", .keys = {
-      {.name = "model", .read = choice(&D::velocity_model, {"constant", "layered", "gradient", "file"})},
+      {.name = "model", .read = choice(&D::velocity_model, {"constant", "layered", "gradient", "file", "segy"})},
       {.name = "speed", .read = number(&D::speed, above(0), "a speed in m/s")},
       {.name = "gradient", .read = number(&D::gradient, any_finite(), "a finite gradient in 1/s")},
       {.name = "layer", .keys = {
@@ -458,8 +459,9 @@ void check_whole_deck(const SeismicDeck& d) {
                 (d.velocity_model == "gradient" ? " at depth 0" : ""));
   if (d.velocity_model == "layered" && d.layers.empty())
     throw Error("velocity.layer is required for " + model + ": at least one [[velocity.layer]] with top and speed");
-  if (d.velocity_model == "file" && d.velocity_file.empty())
-    throw Error("velocity.file is required for " + model + ": a raw float32 velocity file");
+  if ((d.velocity_model == "file" || d.velocity_model == "segy") && d.velocity_file.empty())
+    throw Error("velocity.file is required for " + model + ": a " +
+                (d.velocity_model == "file" ? "raw float32" : "SEG-Y") + " velocity file");
   if (d.slice_position) {
     const int axis = d.slice_axis[0] - 'x';
     const double extent = double(d.n[std::size_t(axis)] - 1) * d.spacing;
@@ -643,7 +645,12 @@ std::shared_ptr<const VelocityModel> make_velocity(const SeismicDeck& d) {
   if (d.velocity_model == "layered") return make_layered_velocity(d.layers);
   if (d.velocity_model == "gradient") return make_gradient_velocity(d.speed, d.gradient);
   if (d.velocity_model == "file") return open_raw_velocity(d.velocity_file, d.n, d.spacing);
-  throw Error("velocity.model = '" + d.velocity_model + "' is unknown; accepted: constant, layered, gradient, file");
+  if (d.velocity_model == "segy") {
+    if constexpr (segy_support) return open_segy_velocity(d.velocity_file, d.n, d.spacing);
+    throw Error("velocity.model = 'segy' needs SEG-Y support, which this build lacks (segyio); accepted: constant, "
+                "layered, gradient, file");
+  }
+  throw Error("velocity.model = '" + d.velocity_model + "' is unknown; accepted: constant, layered, gradient, file, segy");
 }
 
 SeismicModel make_seismic_model(const SeismicDeck& d, std::shared_ptr<const VelocityModel> velocity,

@@ -1,4 +1,5 @@
-// Atomic writes of raw float32 files with a one-line JSON header (raw_file.hpp).
+// Atomic writes (a temporary file beside the target, then a rename), and raw float32 files with a
+// one-line JSON header (raw_file.hpp).
 #include "wavefd/raw_file.hpp"
 
 #include <unistd.h>
@@ -29,17 +30,17 @@ void check_output_path(const std::string& path, const std::string& key) {
     throw Error(key + " = '" + path + "' cannot be written (no writable directory " + (dir.empty() ? "." : dir) + ")");
 }
 
-void write_raw_file(const std::string& path, const std::string& header, const std::vector<float>& values,
-                    const std::string& key) {
+void write_atomically(const std::string& path, const std::string& key,
+                      const std::function<bool(const std::string& temporary)>& write) {
   check_output_path(path, key);
   const std::filesystem::path tmp = temporary_beside(path);
   bool ok = false;
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << header << '\n';
-    out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(float)));
-    out.flush();
-    ok = bool(out);
+  try {
+    ok = write(tmp.string());
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw;
   }
   std::error_code ec;
   if (ok) std::filesystem::rename(tmp, path, ec);
@@ -47,6 +48,17 @@ void write_raw_file(const std::string& path, const std::string& header, const st
     std::filesystem::remove(tmp, ec);
     throw Error(key + " = '" + path + "' could not be written completely");
   }
+}
+
+void write_raw_file(const std::string& path, const std::string& header, const std::vector<float>& values,
+                    const std::string& key) {
+  write_atomically(path, key, [&](const std::string& tmp) {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << header << '\n';
+    out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(float)));
+    out.flush();
+    return bool(out);
+  });
 }
 
 }  // namespace wavefd

@@ -4,6 +4,7 @@
 #   +mpi / ~mpi                 -DWAVEFD_ENABLE_MPI=ON / OFF
 #   +kokkos-kernels / ~...      -DWAVEFD_ENABLE_KOKKOSKERNELS=ON / OFF
 #   +nccl / ~nccl (+cuda +mpi)  -DWAVEFD_ENABLE_NCCL=ON / OFF (OFF on every other spec)
+#   +segyio / ~segyio           -DWAVEFD_ENABLE_SEGYIO=ON / OFF (segyio: spack/packages/segyio)
 #   spack install --test=root   -DWAVEFD_ENABLE_TESTS=ON (OFF otherwise)
 #   (always)                    -DKokkos_ROOT=<kokkos prefix>
 #   +cuda                       -DCMAKE_CXX_COMPILER=<Kokkos' compiler: nvcc_wrapper>
@@ -54,6 +55,11 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
         when="+cuda+mpi",
         description="NCCL halo transport, parallel.transport = nccl (WAVEFD_ENABLE_NCCL)",
     )
+    variant(
+        "segyio",
+        default=False,
+        description="SEG-Y receiver traces and velocity models through segyio (WAVEFD_ENABLE_SEGYIO)",
+    )
     # +cuda / cuda_arch come from CudaPackage, +rocm / amdgpu_target (and hip) from ROCmPackage.
 
     # Language dependency: needed by Spack >= 1.0 to provide a C++ compiler (C++20).
@@ -68,6 +74,7 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
     depends_on("mpi", when="+mpi")  # find_package(MPI COMPONENTS CXX)
     depends_on("kokkos-kernels@4.6:5.2", when="+kokkos-kernels")  # find_package(KokkosKernels)
     depends_on("nccl", when="+nccl")  # nccl.h and libnccl, found through NCCL_ROOT
+    depends_on("segyio", when="+segyio")  # segyio/segy.h and libsegyio, found through segyio_ROOT
     depends_on("googletest", type="test")  # ctest/: find_package(GTest REQUIRED)
 
     # wavefd is C++20 (CMAKE_CXX_STANDARD 20): Kokkos must be built for the same standard.
@@ -152,6 +159,9 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
         if spec.satisfies("+kokkos-kernels"):
             args.append(self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix))
         args.append(self.define("WAVEFD_ENABLE_NCCL", spec.satisfies("+nccl")))
+        args.append(self.define_from_variant("WAVEFD_ENABLE_SEGYIO", "segyio"))
+        if spec.satisfies("+segyio"):
+            args.append(self.define("segyio_ROOT", spec["segyio"].prefix))
 
         # Same compilers as the `cuda` and `hip` presets of CMakePresets.json.
         if spec.satisfies("+rocm"):

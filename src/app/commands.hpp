@@ -78,9 +78,11 @@ struct TuneCommand : Command {
   std::string overlap = "auto";    // ranked by the full step as `run` does it
   std::string transport = "auto";  // under mpirun: the halo transport, as parallel.transport
   SplitOptions split;              // under mpirun: --n split over the ranks; tuned for the subdomain
+  std::string seismic;             // a seismic deck: tune its inner box instead (tune_seismic.cpp)
   explicit TuneCommand(CLI::App& app);
   bool needs_mpi() const override { return true; }
   int execute() override;
+  int tune_seismic();
 };
 
 // `wavefd probe`: bandwidth and latency of halo-sized messages between neighbouring ranks.

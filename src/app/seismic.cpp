@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "app/commands.hpp"
+#include "app/seismic_tuning.hpp"
 #include "io/progress.hpp"
 #include "io/summary.hpp"
 #include "wavefd/measure.hpp"
@@ -227,6 +228,7 @@ int SeismicCommand::execute() {
   vmin = min_over_ranks(vmin), vmax = max_over_ranks(vmax);
   SeismicModel m;
   SeismicRun run;
+  bool tuned = false;  // the inner kernel and tile come from the tuning file
   SliceOutput slices;
   TraceFormat traces_as;
   agree([&] {
@@ -235,6 +237,14 @@ int SeismicCommand::execute() {
     run.work = parse_seismic_work(d.work, "scheme.work");
     run.inner = inner_variant(d.variant, m.stencil, precision);
     run.tile = parse_tile(d.tile, "scheme.tile");
+    // auto: what `wavefd tune --seismic` recorded for this inner box, if anything (its tile unless
+    // scheme.tile names one).
+    if (d.variant == "auto")
+      if (const auto t = lookup_tuning(default_tuning_file(), seismic_tuning_key(m, precision, par), "the tuning file")) {
+        run.inner = inner_variant(t->variant, m.stencil, precision);
+        if (d.tile == "default") run.tile = t->tile;
+        tuned = true;
+      }
     if (run.inner) run.inner->check_tile(run.tile, "scheme.tile");
     run.layer_tile = parse_tile(d.layer_tile, "scheme.layer_tile");
     if (root && !d.summary.empty()) check_writable(d.summary, "output.summary");
@@ -252,6 +262,7 @@ int SeismicCommand::execute() {
   });
   const double points = double(m.n[0]) * double(m.n[1]) * double(m.n[2]);
   const std::string inner_name = run.inner ? run.inner->name() : "layer kernel";
+  const char* how = tuned ? ", tuned" : "";
   if (root) {
     std::printf("wavefd seismic: %s, %lld x %lld x %lld points of %g m, %s, %s; dt %.6g s, %ld steps (%.4g s)\n",
                 m.stencil.name.c_str(), (long long)m.n[0], (long long)m.n[1], (long long)m.n[2], m.h,
@@ -262,9 +273,9 @@ int SeismicCommand::execute() {
                 m.profile == PmlProfile::minimod ? "minimod" : "symmetric", m.peak,
                 std::string(to_string(m.outer)).c_str(), m.sources.size(), m.receivers.positions.size(),
                 m.receivers.every);
-    std::printf("wavefd seismic: %s work, inner box by %s (tile %s), layer tile %s, on %s; %d rank(s) as %s, "
+    std::printf("wavefd seismic: %s work, inner box by %s (tile %s%s), layer tile %s, on %s; %d rank(s) as %s, "
                 "transport %s\n",
-                std::string(to_string(run.work)).c_str(), inner_name.c_str(), to_string(run.tile).c_str(),
+                std::string(to_string(run.work)).c_str(), inner_name.c_str(), to_string(run.tile).c_str(), how,
                 to_string(run.layer_tile).c_str(), Kokkos::DefaultExecutionSpace::name(),
                 ranks, to_string(par.rank_grid).c_str(), std::string(to_string(par.transport)).c_str());
     std::fflush(stdout);

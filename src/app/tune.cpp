@@ -38,6 +38,9 @@ TuneCommand::TuneCommand(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--transport", transport, "Under mpirun: the halo transport, as parallel.transport")
       ->capture_default_str();
+  sub->add_option("--seismic", seismic, "A seismic deck: tune the kernel of its inner box (one rank; the deck's "
+                                        "precision unless --precision is given), for `wavefd seismic` with variant auto")
+      ->check(CLI::ExistingFile);
   split.add_to(*sub);
 }
 
@@ -49,6 +52,7 @@ bool considered(const std::string& list, const std::string& name) {
 }  // namespace
 
 int TuneCommand::execute() {
+  if (!seismic.empty()) return tune_seismic();
   const int ranks = world_size();
   const bool root = world_rank() == 0;
   const std::string file = tuning_file.empty() ? default_tuning_file() : tuning_file;

@@ -32,6 +32,7 @@ struct LayerStream {
   Index3 ilo, ihi;                     // the inner box, local coordinates (not clipped)
   Kokkos::Array<index_t, 6 * 4> slab;  // per slab: lo x, lo y, lo z, start in phi
   Kokkos::Array<index_t, 6 * 2> ext;   // per slab: extent x, extent y
+  Kokkos::Array<bool, 6> phi_packs;    // per slab: its rows of phi start on whole packs (V > 1)
   Box box;                             // what this launch updates (x extent: whole packs)
   index_t z_chunk;
 
@@ -75,6 +76,13 @@ struct LayerStream {
       const P vpp = load(vp + p), old = load(v + p);
       const bool inner_plane = inner_row && z >= ilo[2] && z < ihi[2];
       P out;
+      // Off the inner planes the pack lies in one z or y slab: its phi as one pack where the
+      // slab's rows allow (one 16-byte load and store instead of V strided ones per lane).
+      const int zy_slab = z < ilo[2] ? 0 : z >= ihi[2] ? 1 : y < ilo[1] ? 2 : 3;
+      const bool phi_pack = Kind == kPml && V > 1 && !inner_plane && phi_packs[zy_slab];
+      const index_t q0 = phi_pack ? phi_at(x0, y, z) : 0;
+      P ph_in{}, ph_out{};
+      if (phi_pack) ph_in = load(phi + q0);
       for (int i = 0; i < V; ++i) {
         const index_t x = x0 + i;
         const T centre = w[R].v[i];
@@ -87,15 +95,18 @@ struct LayerStream {
           out.v[i] = kernels::fused(e - T(1), old.v[i], kernels::fused(vpp.v[i], lap[i], T(2) * centre)) / (T(1) + e);
           continue;
         }
-        const index_t q = phi_at(x, y, z);
-        const T ph = phi[q];
+        const index_t q = phi_pack ? q0 + i : phi_at(x, y, z);
+        const T ph = phi_pack ? ph_in.v[i] : phi[q];
         const T keep = kernels::fused(-e, e, T(2) + T(2) * e);  // 2 + 2e - e^2
         out.v[i] = (kernels::fused(vpp.v[i], lap[i] + ph, keep * centre) - old.v[i]) / (T(1) + T(2) * e);
         const T grad = kernels::fused(ez[z + 2] - ez[z], w[R + 1].v[i] - w[R - 1].v[i],
                                       kernels::fused(ey[y + 2] - ey[y], down1.v[i] - up1.v[i],
                                                      (ex[x + 2] - ex[x]) * (row[XL + i + 1] - row[XL + i - 1])));
-        phi[q] = (ph - grad / T(4)) / (T(1) + e);
+        const T ph_next = (ph - grad / T(4)) / (T(1) + e);
+        if (phi_pack) ph_out.v[i] = ph_next;
+        else phi[q] = ph_next;
       }
+      if (phi_pack) kernels::store_pack<T, V>(phi + q0, ph_out);
       kernels::store_pack<T, V>(v + p, out);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }

@@ -1,6 +1,7 @@
 #include "wavefd/seismic_step.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <type_traits>
 #include <utility>
@@ -222,7 +223,7 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
   if (b.empty()) return;
   const auto launch = [&]<int R, int V, int Kind>() {
     seismic::LayerStream<T, R, V, Kind> f{u_.data.data(), v_.data.data(), vp_.data(), phi_.data(), profile_[0].data(),
-                                       profile_[1].data(), profile_[2].data(), layout_, {}, {}, {}, {}, {}, b, 0};
+                                       profile_[1].data(), profile_[2].data(), layout_, {}, {}, {}, {}, {}, {}, b, 0};
     for (int m = 0; m <= R; ++m) f.c[m] = axis_c_[std::size_t(m)];
     const Box inner_global = model_.width > 0 ? model_.inner_box() : Box{{0, 0, 0}, model_.n};
     for (int d = 0; d < 3; ++d) f.ilo[d] = inner_global.lo[d] - sub_.offset[d], f.ihi[d] = inner_global.hi[d] - sub_.offset[d];
@@ -230,6 +231,8 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
       for (int d = 0; d < 3; ++d) f.slab[4 * s + d] = slab_all_[s].lo[d];
       f.slab[4 * s + 3] = slab_at_[s];
       f.ext[2 * s] = slab_all_[s].extent(0), f.ext[2 * s + 1] = slab_all_[s].extent(1);
+      f.phi_packs[s] = V > 1 && slab_all_[s].lo[0] % V == 0 && slab_all_[s].extent(0) % V == 0 && slab_at_[s] % V == 0 &&
+                       reinterpret_cast<std::uintptr_t>(phi_.data()) % 16 == 0;
     }
     // Chunks of 4 R planes, not 16 R: a slab has few columns (6750 in a y slab of minimod's 1000^3),
     // and a third of the GPU's threads left it latency-bound.

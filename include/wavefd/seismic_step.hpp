@@ -97,6 +97,7 @@ class SeismicStep {
                                              // z and y slabs, the x slabs with inner_'s unaligned columns
   std::array<Box, 6> slab_all_{};            // all six (some empty), local
   std::array<index_t, 6> slab_at_{};         // where each slab starts in phi_
+  Kokkos::View<index_t*> slab_table_, slab_table_packs_;  // the layer kernel's (seismic_layer.hpp)
   index_t phi_points_ = 0;
   bool pml_ = false, sponge_ = false;
   // Sources: per owned point, its flat index and entries [begin, end) of (source, coefficient).

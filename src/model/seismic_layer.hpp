@@ -16,6 +16,7 @@
 namespace wavefd::seismic {
 
 enum LayerKind { kNoLayer, kPml, kSponge };
+inline constexpr int kSlabFields = 7;
 
 template <class T, int R, int V, int Kind>
 struct LayerStream {
@@ -29,10 +30,11 @@ struct LayerStream {
   const T *ex, *ey, *ez;  // 1-D profiles at local index + 1
   Layout l;
   Kokkos::Array<T, R + 1> c;
-  Index3 ilo, ihi;                     // the inner box, local coordinates (not clipped)
-  Kokkos::Array<index_t, 6 * 4> slab;  // per slab: lo x, lo y, lo z, start in phi
-  Kokkos::Array<index_t, 6 * 2> ext;   // per slab: extent x, extent y
-  Kokkos::Array<bool, 6> phi_packs;    // per slab: its rows of phi start on whole packs (V > 1)
+  Index3 ilo, ihi;  // the inner box, local coordinates (not clipped)
+  // Per slab, kSlabFields values: lo x, lo y, lo z, start in phi, extent x, extent y, and whether
+  // its rows of phi start on whole packs. In device memory, not in the functor: indexed by the
+  // slab, an array in the kernel's arguments would be copied to each thread's local memory.
+  Kokkos::View<const index_t*> slabs;
   Box box;                             // what this launch updates (x extent: whole packs)
   index_t z_chunk;
 
@@ -42,7 +44,8 @@ struct LayerStream {
   // (z slabs, then y, then x).
   KOKKOS_INLINE_FUNCTION index_t phi_at(index_t x, index_t y, index_t z) const {
     const int s = z < ilo[2] ? 0 : z >= ihi[2] ? 1 : y < ilo[1] ? 2 : y >= ihi[1] ? 3 : x < ilo[0] ? 4 : 5;
-    return slab[4 * s + 3] + (x - slab[4 * s]) + ext[2 * s] * ((y - slab[4 * s + 1]) + ext[2 * s + 1] * (z - slab[4 * s + 2]));
+    const index_t* t = &slabs(kSlabFields * s);
+    return t[3] + (x - t[0]) + t[4] * ((y - t[1]) + t[5] * (z - t[2]));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(index_t pack, index_t y, index_t chunk) const {
@@ -79,7 +82,7 @@ struct LayerStream {
       // Off the inner planes the pack lies in one z or y slab: its phi as one pack where the
       // slab's rows allow (one 16-byte load and store instead of V strided ones per lane).
       const int zy_slab = z < ilo[2] ? 0 : z >= ihi[2] ? 1 : y < ilo[1] ? 2 : 3;
-      const bool phi_pack = Kind == kPml && V > 1 && !inner_plane && phi_packs[zy_slab];
+      const bool phi_pack = Kind == kPml && V > 1 && !inner_plane && slabs(kSlabFields * zy_slab + 6) != 0;
       const index_t q0 = phi_pack ? phi_at(x0, y, z) : 0;
       P ph_in{}, ph_out{};
       if (phi_pack) ph_in = load(phi + q0);

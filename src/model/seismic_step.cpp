@@ -128,6 +128,18 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
     if (pml_) phi_points_ += slab_all_[s].size();
   }
   phi_ = Kokkos::View<T*>("wavefd::seismic_phi", std::max<index_t>(phi_points_, 1));
+  // The layer kernel's slab table (seismic_layer.hpp), for one point per index and for packs.
+  const index_t pack_points = index_t(16 / sizeof(T));
+  for (const bool packs : {false, true}) {
+    std::vector<index_t> table;
+    for (int s = 0; s < 6; ++s) {
+      const Box& b = slab_all_[s];
+      const bool aligned = packs && b.lo[0] % pack_points == 0 && b.extent(0) % pack_points == 0 &&
+                           slab_at_[s] % pack_points == 0 && reinterpret_cast<std::uintptr_t>(phi_.data()) % 16 == 0;
+      table.insert(table.end(), {b.lo[0], b.lo[1], b.lo[2], slab_at_[s], b.extent(0), b.extent(1), index_t(aligned)});
+    }
+    (packs ? slab_table_packs_ : slab_table_) = to_device<index_t>("wavefd::seismic_slabs", table);
+  }
   // The inner variant's box starts and ends on 16-byte boundaries along x (rows start on 128-byte
   // ones), so that vector kernels take whole packs. The layer kernel updates the z and y slabs,
   // and beside the inner variant's box, the x slabs together with the inner columns left over
@@ -223,17 +235,11 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
   if (b.empty()) return;
   const auto launch = [&]<int R, int V, int Kind>() {
     seismic::LayerStream<T, R, V, Kind> f{u_.data.data(), v_.data.data(), vp_.data(), phi_.data(), profile_[0].data(),
-                                       profile_[1].data(), profile_[2].data(), layout_, {}, {}, {}, {}, {}, {}, b, 0};
+                                       profile_[1].data(), profile_[2].data(), layout_, {}, {}, {}, {}, b, 0};
     for (int m = 0; m <= R; ++m) f.c[m] = axis_c_[std::size_t(m)];
     const Box inner_global = model_.width > 0 ? model_.inner_box() : Box{{0, 0, 0}, model_.n};
     for (int d = 0; d < 3; ++d) f.ilo[d] = inner_global.lo[d] - sub_.offset[d], f.ihi[d] = inner_global.hi[d] - sub_.offset[d];
-    for (int s = 0; s < 6; ++s) {
-      for (int d = 0; d < 3; ++d) f.slab[4 * s + d] = slab_all_[s].lo[d];
-      f.slab[4 * s + 3] = slab_at_[s];
-      f.ext[2 * s] = slab_all_[s].extent(0), f.ext[2 * s + 1] = slab_all_[s].extent(1);
-      f.phi_packs[s] = V > 1 && slab_all_[s].lo[0] % V == 0 && slab_all_[s].extent(0) % V == 0 && slab_at_[s] % V == 0 &&
-                       reinterpret_cast<std::uintptr_t>(phi_.data()) % 16 == 0;
-    }
+    f.slabs = V > 1 ? slab_table_packs_ : slab_table_;
     // Chunks of 4 R planes, not 16 R: a slab has few columns (6750 in a y slab of minimod's 1000^3),
     // and a third of the GPU's threads left it latency-bound.
     const auto streams = kernels::column_streams<LayerPolicy>(exec, b, R, V, run_.layer_tile, 4 * R);

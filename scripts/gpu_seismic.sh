@@ -25,7 +25,7 @@ B=build/cuda/wavefd
 log "verify --quick"
 $B verify --quick 2>&1 | tail -2 | tee -a "$OUT/log.txt"
 log "the seismic engine against the CPU reference, every inner kernel (CTest's SeismicEngine tests)"
-build/cuda/ctest/test_engine --gtest_filter='SeismicEngine.*' 2>&1 | grep -E "^\[ +(OK|FAILED|PASSED) |Failure" -A4 | cut -c1-200 | head -60 | tee -a "$OUT/log.txt"
+build/cuda/ctest/test_engine --gtest_filter='SeismicEngine.*' 2>&1 | grep -E "^\[ +(OK|FAILED|PASSED) |Failure|unified work by" -A4 | cut -c1-200 | head -80 | tee -a "$OUT/log.txt"
 log "copy bandwidth (bench's in-run probe, star M=4 512^3 float, the fastest variant)"
 $B bench --family star --M 4 --n 512 512 512 --precision float --steps 20 --reps 5 --variant cuda-star-tma \
   --json "$OUT/bench-star4-512.json" 2>&1 | tail -4 | tee -a "$OUT/log.txt"
@@ -34,8 +34,10 @@ for inner in auto cuda-star-stream mdrange-stream layer; do
   $B seismic inputs/seismic-minimod-100.toml --scheme.variant $inner --output.progress none \
     --output.summary "$W/seismic-minimod-100-$inner.json" 2>&1 | grep -E "inner box by|min u" | tee -a "$OUT/log.txt"
 done
-$B seismic inputs/seismic-minimod-100.toml --scheme.work unified --output.progress none \
-  --output.summary "$W/seismic-minimod-100-unified.json" 2>&1 | grep -E "work,|min u" | tee -a "$OUT/log.txt"
+for inner in auto layer; do
+  $B seismic inputs/seismic-minimod-100.toml --scheme.work unified --scheme.variant $inner --output.progress none \
+    --output.summary "$W/seismic-minimod-100-unified-$inner.json" 2>&1 | grep -E "work by|min u" | tee -a "$OUT/log.txt"
+done
 log "two ranks sharing the GPU against one (minimod 100^3, transport mpi, slices of u at steps 500 and 1000)"
 S="inputs/seismic-minimod-100.toml --output.progress none --output.slice_every 500"
 mkdir -p "$W/np1" "$W/np2"
@@ -47,13 +49,15 @@ for step in 000500 001000; do
   if cmp -s "$W/np1/s-$step.bin" "$W/np2/s-$step.bin"; then log "step $step: 2 ranks' slice equals 1 rank's byte for byte"
   else log "step $step: 2 ranks' slice DIFFERS from 1 rank's"; fi
 done
-log "minimod's benchmark deck, 1000^3, 1000 steps: seven-domain native (auto), Kokkos-only (mdrange-stream), unified"
+log "minimod's benchmark deck, 1000^3, 1000 steps: seven-domain native (auto), Kokkos-only (mdrange-stream), unified (auto: the native PML branch; and the layer kernel)"
 $B seismic inputs/seismic-minimod-1000.toml --scheme.variant "${INNER:-auto}" --output.progress none \
   --output.summary "$OUT/seismic-minimod-1000-seven-domain.json" 2>&1 | tee -a "$OUT/log.txt"
 $B seismic inputs/seismic-minimod-1000.toml --scheme.variant mdrange-stream --scheme.tile 32x4x64 --output.progress none \
   --output.summary "$OUT/seismic-minimod-1000-seven-domain-kokkos.json" 2>&1 | tee -a "$OUT/log.txt"
-$B seismic inputs/seismic-minimod-1000.toml --scheme.work unified --output.progress none \
+$B seismic inputs/seismic-minimod-1000.toml --scheme.work unified --scheme.variant "${INNER:-auto}" --output.progress none \
   --output.summary "$OUT/seismic-minimod-1000-unified.json" 2>&1 | tee -a "$OUT/log.txt"
+$B seismic inputs/seismic-minimod-1000.toml --scheme.work unified --scheme.variant layer --output.progress none \
+  --output.summary "$OUT/seismic-minimod-1000-unified-layer.json" 2>&1 | tee -a "$OUT/log.txt"
 if [ "${TILES:-0}" = 1 ]; then
   log "tiles of the layer kernel and of the inner variant, 1000^3, 200 steps, seven-domain"
   for lt in default 32x4x8 32x4x16 32x4x32 32x8x16 64x2x16 16x8x16 32x4x64; do

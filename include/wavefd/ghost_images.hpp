@@ -8,11 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define WAVEFD_HOST_DEVICE __host__ __device__
-#else
-#define WAVEFD_HOST_DEVICE
-#endif
+#include "wavefd/host_device.hpp"
 
 namespace wavefd {
 

@@ -6,6 +6,7 @@
 // coalesced/vector loads aligned for every y and z. Global offsets place the subdomain in the
 // global grid so that a decomposition over MPI ranks needs no redesign.
 #include <Kokkos_Core.hpp>
+#include <vector>
 
 #include "wavefd/types.hpp"
 
@@ -55,6 +56,21 @@ Field<T> make_field(const std::string& label, const Layout& layout) {
   return Field<T>{Kokkos::View<T*>(Kokkos::view_alloc(label, Kokkos::WithoutInitializing),
                                    layout.alloc),
                   layout};
+}
+
+// The field's interior on the host, x fastest (fences, then copies from the device): what tests,
+// checks and tools compare.
+template <class T>
+std::vector<double> interior_values(const Field<T>& f) {
+  Kokkos::fence("wavefd::interior_values");
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, f.data);
+  const Layout& l = f.layout;
+  std::vector<double> out;
+  out.reserve(std::size_t(l.interior_points()));
+  for (index_t k = 0; k < l.n[2]; ++k)
+    for (index_t j = 0; j < l.n[1]; ++j)
+      for (index_t i = 0; i < l.n[0]; ++i) out.push_back(double(host(l.at(i, j, k))));
+  return out;
 }
 
 }  // namespace wavefd

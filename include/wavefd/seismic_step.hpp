@@ -4,7 +4,8 @@
 //   halo(u);  update v over the rank's box;  add the sources to v;  sample the receivers on v
 //   (every `every` steps);  swap(u, v)
 // The update is split in one of two ways (scheme.work):
-//   unified:      one kernel over the whole box, with a branch for the absorbing layer;
+//   unified:      one kernel over the whole box, with a branch for the absorbing layer: the inner
+//                 variant where it has one for the PML (Variant::takes_pml), else the layer kernel;
 //   seven-domain: the inner box by a kernel variant with a variable coefficient (the fastest
 //                 kernels of the portfolio) and the six layer slabs by the layer kernel, each
 //                 on its own execution space instance on GPUs.
@@ -27,7 +28,8 @@ SeismicWork parse_seismic_work(std::string_view name, std::string_view key);  //
 struct SeismicRun {
   ParallelSpec parallel;                    // rank grid, rank, transport (overlap not yet used)
   SeismicWork work = SeismicWork::seven_domain;
-  const Variant* inner = nullptr;           // seven-domain: the inner box's variant (takes_coefficient)
+  const Variant* inner = nullptr;           // the inner box's variant (takes_coefficient); for unified
+                                            // work, used where it takes the PML (unified_by_inner())
   Tile tile{};                              // the inner variant's
   Tile layer_tile{};                        // the layer kernel's: x columns by y rows per block, z planes
                                             // per chunk (default: as the streaming variants choose)
@@ -60,6 +62,8 @@ class SeismicStep {
   Box inner() const { return inner_; }                   // local coordinates; may be empty
   const std::vector<Box>& layer() const { return slabs_; }  // boxes of the layer kernel (seven-domain)
   index_t layer_points() const { return phi_points_; }
+  // Whether unified work runs as one launch of the inner variant with its PML branch.
+  bool unified_by_inner() const { return unified_by_inner_; }
   Halo<T>& halo() { return *halo_; }
 
   // This rank's share of the traces: per receiver, samples() values, the weighted sum over the
@@ -76,6 +80,7 @@ class SeismicStep {
   // The parts of step() (public only because CUDA lambdas cannot live in private members).
   void update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec);
   void update_inner(const Box& b, const Kokkos::DefaultExecutionSpace& exec);
+  void update_unified();
   void add_sources();
   void sample_receivers(long sample);
 
@@ -97,9 +102,11 @@ class SeismicStep {
                                              // z and y slabs, the x slabs with inner_'s unaligned columns
   std::array<Box, 6> slab_all_{};            // all six (some empty), local
   std::array<index_t, 6> slab_at_{};         // where each slab starts in phi_
-  Kokkos::View<index_t*> slab_table_, slab_table_packs_;  // the layer kernel's (seismic_layer.hpp)
+  Kokkos::View<index_t*> slab_table_;        // PmlLayer::slabs
+  PmlLayer<T> layer_;                        // what kernels with a PML branch receive
   index_t phi_points_ = 0;
   bool pml_ = false, sponge_ = false;
+  bool unified_by_inner_ = false;
   // Sources: per owned point, its flat index and entries [begin, end) of (source, coefficient).
   Kokkos::View<index_t*> src_point_;
   Kokkos::View<int*> src_begin_;

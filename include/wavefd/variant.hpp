@@ -10,6 +10,7 @@
 
 #include "wavefd/ghost_images.hpp"
 #include "wavefd/grid.hpp"
+#include "wavefd/pml_layer.hpp"
 #include "wavefd/stencil.hpp"
 
 namespace wavefd {
@@ -73,6 +74,10 @@ struct TwoStepArgs {
   // Inside the sum the centre comes first, then per distance m: ((x pair) + (y pair)) + (z pair),
   // so that every kernel that takes it gives the same bits.
   Kokkos::View<const T*> coefficient{};
+  // The seismic model's PML around the inner box (with the coefficient; only variants whose
+  // takes_pml() holds get it): when active, points outside pml's inner box take the PML update
+  // (src/model/pml_point.hpp) and write phi. One launch over the whole box: unified work.
+  PmlLayer<T> pml{};
 };
 
 class Variant {
@@ -91,6 +96,8 @@ class Variant {
   virtual bool writes_ghost_images() const { return false; }
   // Whether apply() honours TwoStepArgs::coefficient (the seismic model's inner box).
   virtual bool takes_coefficient() const { return false; }
+  // Whether apply() honours TwoStepArgs::pml for this box of this layout on this build's device.
+  virtual bool takes_pml(const Layout&, const Box&, Precision) const { return false; }
 
   // Tiles. Variants without tunable tiles keep these defaults: no candidates, and only the
   // default tile is accepted.

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "wavefd/ghost_images.hpp"
+#include "wavefd/pml_layer.hpp"
 
 namespace wavefd::native {
 
@@ -28,6 +29,7 @@ struct StarArgs {
   int z_chunk = 0;          // planes per block along z (0: automatic)
   void* stream = nullptr;   // cudaStream_t / hipStream_t
   GhostImages images{};     // when active, every updated point is also stored into its ghost images
+  PmlLayer<T> pml{};        // when active (with coef), the seismic PML outside its inner box (TwoStepArgs::pml)
 };
 
 // Whether 16-byte vector loads and stores are aligned on every row of the box: box start and row

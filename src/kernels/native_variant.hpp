@@ -28,6 +28,7 @@ native::StarArgs<T> native_star_args(const TwoStepArgs<T>& a, const Box& box, vo
   n.z_chunk = a.tile.z;
   n.stream = stream;
   n.images = a.images;
+  n.pml = a.pml;
   return n;
 }
 

@@ -7,16 +7,16 @@
 // neighbours through L1. Why: the point-per-index MDRange version re-read every z neighbour from
 // L2 and took 5.4 ms per step for the 15 % of minimod's 1000^3 points in the layer (H200), as long
 // as the inner box's 85 %; streaming one point per index took 3.1 ms.
-// Every multiply-add goes through fused() in the order TwoStepArgs::coefficient states, so that
-// packs and single points, and the inner variants, give the same bits.
-#include "kernels/kokkos/fused.hpp"
+// Every point's update is pml_point.hpp's, so that packs and single points, the inner variants
+// and the native kernels with a PML branch give the same bits.
 #include "kernels/kokkos/pack.hpp"
+#include "pml_point.hpp"
 #include "wavefd/grid.hpp"
+#include "wavefd/pml_layer.hpp"
 
 namespace wavefd::seismic {
 
 enum LayerKind { kNoLayer, kPml, kSponge };
-inline constexpr int kSlabFields = 7;
 
 template <class T, int R, int V, int Kind>
 struct LayerStream {
@@ -26,34 +26,21 @@ struct LayerStream {
   const T* u;
   T* v;
   const T* vp;
-  T* phi;
-  const T *ex, *ey, *ez;  // 1-D profiles at local index + 1
+  PmlLayer<T> layer;  // phi (the PML's only), eta and the inner box
   Layout l;
   Kokkos::Array<T, R + 1> c;
-  Index3 ilo, ihi;  // the inner box, local coordinates (not clipped)
-  // Per slab, kSlabFields values: lo x, lo y, lo z, start in phi, extent x, extent y, and whether
-  // its rows of phi start on whole packs. In device memory, not in the functor: indexed by the
-  // slab, an array in the kernel's arguments would be copied to each thread's local memory.
-  Kokkos::View<const index_t*> slabs;
-  Box box;                             // what this launch updates (x extent: whole packs)
+  Box box;            // what this launch updates (x extent: whole packs)
   index_t z_chunk;
 
   KOKKOS_FORCEINLINE_FUNCTION static P load(const T* p) { return kernels::load_pack<T, V>(p); }
-
-  // phi of layer point (x, y, z): the slab it lies in follows SeismicModel::layer_boxes' rule
-  // (z slabs, then y, then x).
-  KOKKOS_INLINE_FUNCTION index_t phi_at(index_t x, index_t y, index_t z) const {
-    const int s = z < ilo[2] ? 0 : z >= ihi[2] ? 1 : y < ilo[1] ? 2 : y >= ihi[1] ? 3 : x < ilo[0] ? 4 : 5;
-    const index_t* t = &slabs(kSlabFields * s);
-    return t[3] + (x - t[0]) + t[4] * ((y - t[1]) + t[5] * (z - t[2]));
-  }
 
   KOKKOS_INLINE_FUNCTION void operator()(index_t pack, index_t y, index_t chunk) const {
     const index_t x0 = box.lo[0] + pack * V;
     const index_t zb = box.lo[2] + chunk * z_chunk;
     const index_t ze = zb + z_chunk < box.hi[2] ? zb + z_chunk : box.hi[2];
     const index_t col = l.at(x0, y, 0), sy = l.sy, sz = l.sz;
-    const bool inner_row = y >= ilo[1] && y < ihi[1];
+    const PmlLayer<T>& L = layer;
+    const bool inner_row = L.inner_row(y);
     P w[2 * R + 1];  // w[k] = u(x0.., y, z - R + k)
     for (int k = 0; k < 2 * R; ++k) w[k] = load(u + col + (zb - R + k) * sz);
     P lead = load(u + col + (zb + R) * sz);
@@ -77,39 +64,36 @@ struct LayerStream {
           lap[i] = kernels::fused(c[m], ((row[XL + i - m] + row[XL + i + m]) + (up.v[i] + down.v[i])) + (w[R - m].v[i] + w[R + m].v[i]), lap[i]);
       }
       const P vpp = load(vp + p), old = load(v + p);
-      const bool inner_plane = inner_row && z >= ilo[2] && z < ihi[2];
+      const bool inner_plane = inner_row && z >= L.ilo[2] && z < L.ihi[2];
       P out;
       // Off the inner planes the pack lies in one z or y slab: its phi as one pack where the
       // slab's rows allow (one 16-byte load and store instead of V strided ones per lane).
-      const int zy_slab = z < ilo[2] ? 0 : z >= ihi[2] ? 1 : y < ilo[1] ? 2 : 3;
-      const bool phi_pack = Kind == kPml && V > 1 && !inner_plane && slabs(kSlabFields * zy_slab + 6) != 0;
-      const index_t q0 = phi_pack ? phi_at(x0, y, z) : 0;
+      const bool phi_pack = Kind == kPml && V > 1 && !inner_plane && L.slabs[kSlabFields * L.slab_of(x0, y, z) + 6] != 0;
+      const index_t q0 = phi_pack ? L.phi_at(x0, y, z) : 0;
       P ph_in{}, ph_out{};
-      if (phi_pack) ph_in = load(phi + q0);
+      if (phi_pack) ph_in = load(L.phi + q0);
       for (int i = 0; i < V; ++i) {
         const index_t x = x0 + i;
         const T centre = w[R].v[i];
-        if (Kind == kNoLayer || (inner_plane && x >= ilo[0] && x < ihi[0])) {
-          out.v[i] = kernels::fused(vpp.v[i], lap[i], T(2) * centre) - old.v[i];
+        if (Kind == kNoLayer || (inner_plane && x >= L.ilo[0] && x < L.ihi[0])) {
+          out.v[i] = inner_point(centre, lap[i], vpp.v[i], old.v[i]);
           continue;
         }
-        const T e = (ex[x + 1] + ey[y + 1]) + ez[z + 1];
+        const T e = L.eta_at(x, y, z);
         if (Kind == kSponge) {
           out.v[i] = kernels::fused(e - T(1), old.v[i], kernels::fused(vpp.v[i], lap[i], T(2) * centre)) / (T(1) + e);
           continue;
         }
-        const index_t q = phi_pack ? q0 + i : phi_at(x, y, z);
-        const T ph = phi_pack ? ph_in.v[i] : phi[q];
-        const T keep = kernels::fused(-e, e, T(2) + T(2) * e);  // 2 + 2e - e^2
-        out.v[i] = (kernels::fused(vpp.v[i], lap[i] + ph, keep * centre) - old.v[i]) / (T(1) + T(2) * e);
-        const T grad = kernels::fused(ez[z + 2] - ez[z], w[R + 1].v[i] - w[R - 1].v[i],
-                                      kernels::fused(ey[y + 2] - ey[y], down1.v[i] - up1.v[i],
-                                                     (ex[x + 2] - ex[x]) * (row[XL + i + 1] - row[XL + i - 1])));
-        const T ph_next = (ph - grad / T(4)) / (T(1) + e);
-        if (phi_pack) ph_out.v[i] = ph_next;
-        else phi[q] = ph_next;
+        const index_t q = phi_pack ? q0 + i : L.phi_at(x, y, z);
+        const T ph = phi_pack ? ph_in.v[i] : L.phi[q];
+        const T de[3] = {L.eta_step(0, x), L.eta_step(1, y), L.eta_step(2, z)};
+        const T du[3] = {row[XL + i + 1] - row[XL + i - 1], down1.v[i] - up1.v[i], w[R + 1].v[i] - w[R - 1].v[i]};
+        const PmlPoint<T> next = pml_point(centre, lap[i], vpp.v[i], old.v[i], ph, e, de, du);
+        out.v[i] = next.u_next;
+        if (phi_pack) ph_out.v[i] = next.phi_next;
+        else L.phi[q] = next.phi_next;
       }
-      if (phi_pack) kernels::store_pack<T, V>(phi + q0, ph_out);
+      if (phi_pack) kernels::store_pack<T, V>(L.phi + q0, ph_out);
       kernels::store_pack<T, V>(v + p, out);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }

@@ -128,18 +128,21 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
     if (pml_) phi_points_ += slab_all_[s].size();
   }
   phi_ = Kokkos::View<T*>("wavefd::seismic_phi", std::max<index_t>(phi_points_, 1));
-  // The layer kernel's slab table (seismic_layer.hpp), for one point per index and for packs.
+  // The slab table of PmlLayer (the pack flag is read by kernels that move phi in 16-byte packs).
   const index_t pack_points = index_t(16 / sizeof(T));
-  for (const bool packs : {false, true}) {
-    std::vector<index_t> table;
-    for (int s = 0; s < 6; ++s) {
-      const Box& b = slab_all_[s];
-      const bool aligned = packs && b.lo[0] % pack_points == 0 && b.extent(0) % pack_points == 0 &&
-                           slab_at_[s] % pack_points == 0 && reinterpret_cast<std::uintptr_t>(phi_.data()) % 16 == 0;
-      table.insert(table.end(), {b.lo[0], b.lo[1], b.lo[2], slab_at_[s], b.extent(0), b.extent(1), index_t(aligned)});
-    }
-    (packs ? slab_table_packs_ : slab_table_) = to_device<index_t>("wavefd::seismic_slabs", table);
+  std::vector<index_t> table;
+  for (int s = 0; s < 6; ++s) {
+    const Box& b = slab_all_[s];
+    const bool aligned = b.lo[0] % pack_points == 0 && b.extent(0) % pack_points == 0 && slab_at_[s] % pack_points == 0 &&
+                         reinterpret_cast<std::uintptr_t>(phi_.data()) % 16 == 0;
+    table.insert(table.end(), {b.lo[0], b.lo[1], b.lo[2], slab_at_[s], b.extent(0), b.extent(1), index_t(aligned)});
   }
+  slab_table_ = to_device<index_t>("wavefd::seismic_slabs", table);
+  layer_.phi = phi_.data();
+  for (int a = 0; a < 3; ++a) layer_.eta[a] = profile_[a].data();
+  layer_.slabs = slab_table_.data();
+  const Box inner_global = m.width > 0 ? m.inner_box() : Box{{0, 0, 0}, m.n};
+  for (int d = 0; d < 3; ++d) layer_.ilo[d] = inner_global.lo[d] - sub_.offset[d], layer_.ihi[d] = inner_global.hi[d] - sub_.offset[d];
   // The inner variant's box starts and ends on 16-byte boundaries along x (rows start on 128-byte
   // ones), so that vector kernels take whole packs. The layer kernel updates the z and y slabs,
   // and beside the inner variant's box, the x slabs together with the inner columns left over
@@ -214,6 +217,11 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   samples_ = Kokkos::View<double**, Kokkos::LayoutRight>("wavefd::receiver_samples", m.receivers.positions.size(),
                                                          std::max<long>(m.samples(), 1));
 
+  // Unified work in one launch of the inner variant where it has a PML branch (cuda-star-tma),
+  // else by the layer kernel.
+  unified_by_inner_ = run.work == SeismicWork::unified && pml_ && run.inner != nullptr && run.inner->takes_coefficient() &&
+                      run.inner->supports(m.stencil, precision) && run.inner->takes_pml(layout_, layout_.interior(), precision);
+  if (unified_by_inner_) run.inner->check_tile(run.tile, "scheme.tile");
   if (!kHostBuild && run.work == SeismicWork::seven_domain && !slabs_.empty()) {
     const auto parts =
         Kokkos::Experimental::partition_space(compute_, 1, 1, 1, 1, 1, 1);
@@ -234,12 +242,8 @@ template <class T>
 void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec) {
   if (b.empty()) return;
   const auto launch = [&]<int R, int V, int Kind>() {
-    seismic::LayerStream<T, R, V, Kind> f{u_.data.data(), v_.data.data(), vp_.data(), phi_.data(), profile_[0].data(),
-                                       profile_[1].data(), profile_[2].data(), layout_, {}, {}, {}, {}, b, 0};
+    seismic::LayerStream<T, R, V, Kind> f{u_.data.data(), v_.data.data(), vp_.data(), layer_, layout_, {}, b, 0};
     for (int m = 0; m <= R; ++m) f.c[m] = axis_c_[std::size_t(m)];
-    const Box inner_global = model_.width > 0 ? model_.inner_box() : Box{{0, 0, 0}, model_.n};
-    for (int d = 0; d < 3; ++d) f.ilo[d] = inner_global.lo[d] - sub_.offset[d], f.ihi[d] = inner_global.hi[d] - sub_.offset[d];
-    f.slabs = V > 1 ? slab_table_packs_ : slab_table_;
     // Chunks of 4 R planes, not 16 R: a slab has few columns (6750 in a y slab of minimod's 1000^3),
     // and a third of the GPU's threads left it latency-bound.
     const auto streams = kernels::column_streams<LayerPolicy>(exec, b, R, V, run_.layer_tile, 4 * R);
@@ -279,6 +283,15 @@ void SeismicStep<T>::update_inner(const Box& b, const Kokkos::DefaultExecutionSp
   TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, exec, run_.tile};
   a.coefficient = vp_;
   run_.inner->apply(a, b);
+}
+
+template <class T>
+void SeismicStep<T>::update_unified() {
+  if (!unified_by_inner_) return update_layer(layout_.interior(), compute_);
+  TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, compute_, run_.tile};
+  a.coefficient = vp_;
+  a.pml = layer_;
+  run_.inner->apply(a, layout_.interior());
 }
 
 template <class T>
@@ -326,7 +339,7 @@ void SeismicStep<T>::step() {
   halo_->finish(u_);
   part_done(times_.halo);
   if (run_.work == SeismicWork::unified) {
-    update_layer(layout_.interior(), compute_);
+    update_unified();
     part_done(times_.layer);
   } else {
     update_inner(inner_variant_box_, compute_);

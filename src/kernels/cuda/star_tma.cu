@@ -14,7 +14,10 @@
 // engine also brings the tile of u- into the centre plane's slot, R + Ahead planes before it is
 // needed: that keeps far more bytes in flight than one register load per thread (H200, R = 4:
 // 86 % instead of 76 % of copy bandwidth in float). u+ is written with vector stores. With a
-// variable coefficient (the seismic inner box) its tile travels with u-'s.
+// variable coefficient (the seismic inner box) its tile travels with u-'s. With the seismic PML
+// too (unified work: the whole box in one launch), points outside the inner box take the PML
+// update; phi is read and written by the threads (it covers the layer slabs only, so there is no
+// plane of it to stage).
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -24,6 +27,7 @@
 #include <string>
 #include <utility>
 
+#include "model/pml_point.hpp"
 #include "star_tma.hpp"
 
 namespace wavefd::cuda {
@@ -118,7 +122,7 @@ __device__ __forceinline__ void tma_load_plane(void* dst, const CUtensorMap* map
 namespace {
 using namespace tma;
 
-template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef>
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml>
 __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     star_tma_kernel(const __grid_constant__ CUtensorMap u_map, const __grid_constant__ CUtensorMap prev_map,
                     const __grid_constant__ CUtensorMap coef_map, const native::StarArgs<T> a, int o0, int o1,
@@ -227,19 +231,42 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     T out[V];
 #pragma unroll
     for (int v = 0; v < V; ++v) out[v] = Coef ? a.c[0] * w[R][v] : a.c[0] * w[R][v] - cur_prev[v];
+    T up1[V], down1[V];  // u(y - 1), u(y + 1): the PML's gradient
 #pragma unroll
     for (int m = 1; m <= R; ++m) {
       T up[V], down[V];
       load<T, V>(c - m * S::RowLen, up);
       load<T, V>(c + m * S::RowLen, down);
 #pragma unroll
-      for (int v = 0; v < V; ++v)
+      for (int v = 0; v < V; ++v) {
         out[v] = fma(a.c[m], (row[S::XL + v - m] + row[S::XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]),
                      out[v]);
+        if (m == 1) up1[v] = up[v], down1[v] = down[v];
+      }
     }
-    if constexpr (Coef)
+    if constexpr (Pml) {
+      const PmlLayer<T>& L = a.pml;
+      const int z = zb + k;
+      const bool inner_plane = L.inner_plane(y, z);
 #pragma unroll
-      for (int v = 0; v < V; ++v) out[v] = fma(cur_vp[v], out[v], T(2) * w[R][v]) - cur_prev[v];  // as the Kokkos kernels' fused()
+      for (int v = 0; v < V; ++v) {
+        const int xv = x + v;
+        if (inner_plane && xv >= L.ilo[0] && xv < L.ihi[0]) {
+          out[v] = seismic::inner_point(w[R][v], out[v], cur_vp[v], cur_prev[v]);
+        } else if (active) {  // lanes past the box have no phi
+          const std::int64_t q = L.phi_at(xv, y, z);
+          const T de[3] = {L.eta_step(0, xv), L.eta_step(1, y), L.eta_step(2, z)};
+          const T du[3] = {row[S::XL + v + 1] - row[S::XL + v - 1], down1[v] - up1[v], w[R + 1][v] - w[R - 1][v]};
+          const seismic::PmlPoint<T> next =
+              seismic::pml_point(w[R][v], out[v], cur_vp[v], cur_prev[v], L.phi[q], L.eta_at(xv, y, z), de, du);
+          out[v] = next.u_next;
+          L.phi[q] = next.phi_next;
+        }
+      }
+    } else if constexpr (Coef) {
+#pragma unroll
+      for (int v = 0; v < V; ++v) out[v] = seismic::inner_point(w[R][v], out[v], cur_vp[v], cur_prev[v]);
+    }
     release(centre);
     if (active) {
       store_global<T, V>(u_prev + p, out);
@@ -293,7 +320,7 @@ CUtensorMap plane_map(const T* data, const native::StarArgs<T>& a, int box_x, in
   return map;
 }
 
-template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef>
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml>
 void launch(const native::StarArgs<T>& a) {
   using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef>;
   const std::int64_t rows = a.sz / a.sy;
@@ -301,7 +328,7 @@ void launch(const native::StarArgs<T>& a) {
   const CUtensorMap prev_map = plane_map<T>(a.u_prev, a, S::TX, BY);
   const CUtensorMap coef_map = Coef ? plane_map<T>(a.coef, a, S::TX, BY) : prev_map;
 
-  auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev, Coef>;
+  auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>;
   static const bool sized = [&] {
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::SmemBytes)),
           "shared memory size");
@@ -331,25 +358,29 @@ void launch(const native::StarArgs<T>& a) {
 // Tiles of 16 rows (the default, one block per SM) or 8 rows (two blocks per SM), with u- (and
 // the coefficient) staged where the larger ring fits in shared memory, else loaded by the threads
 // (R >= 7 in double; with a coefficient from R = 6 in float).
-template <class T, int R, bool Coef>
+template <class T, int R, bool Coef, bool Pml = false>
 void launch_rows(const native::StarArgs<T>& a) {
   if constexpr (tma::Shape<T, R, 8, 3, 2, true, Coef>::Fits)
-    if (a.rows == 8) return launch<T, R, 8, 3, 2, true, Coef>(a);
+    if (a.rows == 8) return launch<T, R, 8, 3, 2, true, Coef, Pml>(a);
   if constexpr (tma::Shape<T, R, 16, 3, 1, true, Coef>::Fits)
-    return launch<T, R, 16, 3, 1, true, Coef>(a);
+    return launch<T, R, 16, 3, 1, true, Coef, Pml>(a);
   else
-    return launch<T, R, 16, 3, 1, false, Coef>(a);
+    return launch<T, R, 16, 3, 1, false, Coef, Pml>(a);
 }
 
 }  // namespace
 
-template <class T>
-bool star_tma_usable(const native::StarArgs<T>& a) {
+bool star_tma_device() {
   int device = 0, major = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
     return false;
-  return major >= 9 && reinterpret_cast<std::uintptr_t>(a.u) % 16 == 0 &&
+  return major >= 9;
+}
+
+template <class T>
+bool star_tma_usable(const native::StarArgs<T>& a) {
+  return star_tma_device() && reinterpret_cast<std::uintptr_t>(a.u) % 16 == 0 &&
          reinterpret_cast<std::uintptr_t>(a.u_prev) % 16 == 0 &&
          (!a.coef || reinterpret_cast<std::uintptr_t>(a.coef) % 16 == 0) && native::vector_aligned(a) &&
          a.sz % a.sy == 0 && a.alloc > 0 && !(a.coef && a.images.active);
@@ -358,8 +389,11 @@ bool star_tma_usable(const native::StarArgs<T>& a) {
 template <class T>
 void star_tma(const native::StarArgs<T>& a) {
   if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
+  if (a.pml.active() && !a.coef) throw std::runtime_error("cuda star-tma: the PML needs the coefficient");
   native::with_star_radius(a.radius, "cuda star-tma", [&](auto R) {
-    if (a.coef)
+    if (a.pml.active())
+      launch_rows<T, decltype(R)::value, true, true>(a);
+    else if (a.coef)
       launch_rows<T, decltype(R)::value, true>(a);
     else
       launch_rows<T, decltype(R)::value, false>(a);

@@ -5,13 +5,16 @@
 
 namespace wavefd::cuda {
 
+// Whether this process's device is sm_90 or newer (it has the bulk tensor copy).
+bool star_tma_device();
+
 // Whether star_tma can run these arguments: an sm_90+ device, 16-byte aligned rows and box start,
 // an x extent that is a multiple of 16 bytes, and planes made of whole rows.
 template <class T>
 bool star_tma_usable(const native::StarArgs<T>& a);
 
-// Updates the box (a.rows and a.z_chunk select the tile, see star_tma.cu). Throws std::runtime_error on a
-// CUDA error or an unsupported radius.
+// Updates the box (a.rows and a.z_chunk select the tile, see star_tma.cu), with the seismic PML
+// where a.pml is active. Throws std::runtime_error on a CUDA error or an unsupported radius.
 template <class T>
 void star_tma(const native::StarArgs<T>& a);
 

@@ -21,12 +21,22 @@ class CudaStarTma final : public NativeStarVariant<CudaStarTma> {
            "and of u-, copied to a shared-memory ring by the tensor memory accelerator, mbarrier-paced (sm_90+)";
   }
 
+  // The PML branch is in the copy-engine kernel only (not in cuda-star-stream's, its fallback).
+  bool takes_pml(const Layout& l, const Box& b, Precision p) const override {
+    const index_t bytes = p == Precision::f32 ? 4 : 8;
+    const auto on_16_bytes = [&](index_t n) { return n * bytes % 16 == 0; };
+    return cuda::star_tma_device() && on_16_bytes(l.origin + b.lo[0]) && on_16_bytes(l.sy) && on_16_bytes(l.sz) &&
+           on_16_bytes(b.extent(0)) && l.sz % l.sy == 0;
+  }
+
   template <class T>
   void run(const TwoStepArgs<T>& a, const Box& box) const {
     if (box.empty()) return;
     const native::StarArgs<T> n = native_star_args(a, box, a.exec.cuda_stream());
     if (cuda::star_tma_usable(n))
       cuda::star_tma(n);
+    else if (a.pml.active())
+      throw Error("cuda-star-tma: the seismic PML branch needs an sm_90 device and rows on 16 bytes (takes_pml)");
     else
       cuda::star_stream(n);
   }

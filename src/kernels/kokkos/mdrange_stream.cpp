@@ -16,7 +16,7 @@
 #include <utility>
 
 #include "box_policy.hpp"
-#include "fused.hpp"
+#include "kernels/fused.hpp"
 #include "pack.hpp"
 #include "radius_dispatch.hpp"
 #include "wavefd/variant.hpp"

@@ -3,9 +3,11 @@
 // the compiler has no choice left. Why: GPU compilers contract a * b + c * d into an FMA on either
 // product, and which one can change with the code around it (the seismic layer kernel gave other
 // bits in packs than one point at a time). Kernels that must agree bit for bit with each other
-// (the seismic update, whatever computes it) write every multiply-add through fused().
-#include <Kokkos_Core.hpp>
+// (the seismic update, whatever computes it, Kokkos or native) write every multiply-add through
+// fused(). Plain C++: the native kernels use it too.
 #include <cmath>
+
+#include "wavefd/host_device.hpp"
 
 namespace wavefd::kernels {
 
@@ -16,9 +18,13 @@ inline constexpr bool kHostFma = false;  // baseline x86-64: no FMA, so nothing 
 #endif
 
 template <class T>
-KOKKOS_FORCEINLINE_FUNCTION T fused(T a, T b, T c) {
-  KOKKOS_IF_ON_DEVICE((return Kokkos::fma(a, b, c);))
-  KOKKOS_IF_ON_HOST((if constexpr (kHostFma) return std::fma(a, b, c); else return a * b + c;))
+WAVEFD_HOST_DEVICE inline T fused(T a, T b, T c) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return fma(a, b, c);
+#else
+  if constexpr (kHostFma) return std::fma(a, b, c);
+  else return a * b + c;
+#endif
 }
 
 }  // namespace wavefd::kernels

@@ -1,0 +1,32 @@
+#pragma once
+// The update of one PML point (minimod's equations, ../shared/references/minimod-pml.md and
+// docs/seismic.md), shared by every kernel that updates layer points, so that all give the same
+// bits: each multiply-add through fused(), in one order.
+#include "kernels/fused.hpp"
+
+namespace wavefd::seismic {
+
+template <class T>
+struct PmlPoint {
+  T u_next, phi_next;
+};
+
+// centre = u, lap = the Laplacian's weighted sum, vp = (V dt / h)^2, old = u^{n-1}, ph = phi^n,
+// e = eta at the point; per axis (x, y, z) de = eta(+1) - eta(-1) and du = u(+1) - u(-1).
+template <class T>
+WAVEFD_HOST_DEVICE inline PmlPoint<T> pml_point(T centre, T lap, T vp, T old, T ph, T e, const T (&de)[3],
+                                                const T (&du)[3]) {
+  using kernels::fused;
+  const T keep = fused(-e, e, T(2) + T(2) * e);  // 2 + 2e - e^2
+  const T u_next = (fused(vp, lap + ph, keep * centre) - old) / (T(1) + T(2) * e);
+  const T grad = fused(de[2], du[2], fused(de[1], du[1], de[0] * du[0]));
+  return {u_next, (ph - grad / T(4)) / (T(1) + e)};
+}
+
+// The inner update: u^{n+1} = 2 u + vp lap - u^{n-1}.
+template <class T>
+WAVEFD_HOST_DEVICE inline T inner_point(T centre, T lap, T vp, T old) {
+  return kernels::fused(vp, lap, T(2) * centre) - old;
+}
+
+}  // namespace wavefd::seismic

@@ -379,6 +379,8 @@ template <class T, int R, bool Coef, bool Pml = false>
 void launch_rows(const native::StarArgs<T>& a) {
   if constexpr (tma::Shape<T, R, 8, 3, 2, true, Coef>::Fits)
     if (a.rows == 8) return launch<T, R, 8, 3, 2, true, Coef, Pml>(a);
+  if constexpr (tma::Shape<T, R, 15, 3, 1, true, Coef>::Fits)
+    if (a.rows == 15) return launch<T, R, 15, 3, 1, true, Coef, Pml>(a);
   if constexpr (tma::Shape<T, R, 16, 3, 1, true, Coef>::Fits)
     return launch<T, R, 16, 3, 1, true, Coef, Pml>(a);
   else

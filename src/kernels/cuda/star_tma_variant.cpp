@@ -12,7 +12,7 @@ namespace {
 
 class CudaStarTma final : public NativeStarVariant<CudaStarTma> {
  public:
-  static constexpr std::array<int, 2> kRows{16, 8};  // tile heights compiled in (the first is the default)
+  static constexpr std::array<int, 3> kRows{16, 8, 15};  // tile heights compiled in (the first is the default)
 
   std::string name() const override { return "cuda-star-tma"; }
   bool writes_ghost_images() const override { return true; }

@@ -196,29 +196,20 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     load_global<T, V>(u_prev + col + std::int64_t(zb) * sz, prev);
     if constexpr (Coef) load_global<T, V>(coef + col + std::int64_t(zb) * sz, vp);
   }
-  // With the PML: phi of this thread's layer points, loaded one plane ahead so that its latency
-  // hides behind a plane's work (loaded when needed, it stalled every layer plane: 8.3 ms per
-  // step for minimod's 1000^3 against 6.4 ms seven-domain, H200).
+  // With the PML: what is constant along the stream, loaded once (eta's x profile at this
+  // thread's points, the y profile at its row, and their steps), so that a layer point costs its
+  // arithmetic and phi (a per-point lookup of everything took 8.3 ms per step for minimod's
+  // 1000^3 against 6.4 ms seven-domain, H200).
   const PmlLayer<T>& L = a.pml;
-  auto layer_point = [&](int xv, int z) {
-    return Pml && active && !(L.inner_plane(y, z) && xv >= L.ilo[0] && xv < L.ihi[0]);
-  };
-  T phi_ahead[V] = {};
-  auto fetch_phi = [&](int z) {
+  T eta_x[V] = {}, step_x[V] = {}, eta_y = 0, step_y = 0;
+  if (Pml && active) {
 #pragma unroll
-    for (int v = 0; v < V; ++v)
-      if (layer_point(x + v, z)) phi_ahead[v] = L.phi[L.phi_at(x + v, y, z)];
-  };
-  if constexpr (Pml)
-    if (nz > 0) fetch_phi(zb);
+    for (int v = 0; v < V; ++v) eta_x[v] = L.eta[0][x + v + 1], step_x[v] = L.eta_step(0, x + v);
+    eta_y = L.eta[1][y + 1], step_y = L.eta_step(1, y);
+  }
 
   for (int k = 0; k < nz; ++k) {
     const int lead = k + 2 * R, centre = k + R;
-    T ph[V];
-#pragma unroll
-    for (int v = 0; v < V; ++v) ph[v] = phi_ahead[v];
-    if constexpr (Pml)
-      if (k + 1 < nz) fetch_phi(zb + k + 1);
     arrived(lead);
     load<T, V>(slot(lead % S::Slots) + own, w[2 * R]);
     if (!is_centre(lead)) release(lead);
@@ -266,19 +257,44 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     }
     if constexpr (Pml) {
       const int z = zb + k;
+      // A z or y slab's row is layer points only; elsewhere the x slabs hold a few lanes' points.
+      const bool layer_row = !L.inner_plane(y, z);
+      auto layer_point = [&](int v) { return layer_row || x + v < L.ilo[0] || x + v >= L.ihi[0]; };
+      if (active && (layer_row || x < L.ilo[0] || x + V > L.ihi[0])) {
+        const T eta_z = L.eta[2][z + 1], step_z = L.eta_step(2, z);
+        // phi as one vector where the row's points lie in one slab whose rows start on whole vectors.
+        const std::int64_t q0 = L.phi_at(x, y, z);
+        const bool vector = layer_row && L.slabs[kSlabFields * L.slab_of(x, y, z) + 6] != 0 && q0 % V == 0;
+        T ph[V] = {};
+        if (vector)
+          load_global<T, V>(L.phi + q0, ph);
+        else
 #pragma unroll
-      for (int v = 0; v < V; ++v) {
-        const int xv = x + v;
-        if (layer_point(xv, z)) {
-          const T de[3] = {L.eta_step(0, xv), L.eta_step(1, y), L.eta_step(2, z)};
+          for (int v = 0; v < V; ++v)
+            if (layer_point(v)) ph[v] = L.phi[L.phi_at(x + v, y, z)];
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+          if (!layer_point(v)) {
+            out[v] = seismic::inner_point(w[R][v], out[v], cur_vp[v], cur_prev[v]);
+            continue;
+          }
+          const T de[3] = {step_x[v], step_y, step_z};
           const T du[3] = {row[S::XL + v + 1] - row[S::XL + v - 1], down1[v] - up1[v], w[R + 1][v] - w[R - 1][v]};
-          const seismic::PmlPoint<T> next =
-              seismic::pml_point(w[R][v], out[v], cur_vp[v], cur_prev[v], ph[v], L.eta_at(xv, y, z), de, du);
+          const T e = (eta_x[v] + eta_y) + eta_z;  // PmlLayer::eta_at's order
+          const seismic::PmlPoint<T> next = seismic::pml_point(w[R][v], out[v], cur_vp[v], cur_prev[v], ph[v], e, de, du);
           out[v] = next.u_next;
-          L.phi[L.phi_at(xv, y, z)] = next.phi_next;
-        } else {  // inner points (and lanes past the box, which store nothing)
-          out[v] = seismic::inner_point(w[R][v], out[v], cur_vp[v], cur_prev[v]);
+          ph[v] = next.phi_next;
         }
+        if (vector) {
+          store_global<T, V>(L.phi + q0, ph);
+        } else {
+#pragma unroll
+          for (int v = 0; v < V; ++v)
+            if (layer_point(v)) L.phi[L.phi_at(x + v, y, z)] = ph[v];
+        }
+      } else {
+#pragma unroll
+        for (int v = 0; v < V; ++v) out[v] = seismic::inner_point(w[R][v], out[v], cur_vp[v], cur_prev[v]);
       }
     } else if constexpr (Coef) {
 #pragma unroll

@@ -240,8 +240,8 @@ int SeismicCommand::execute() {
     run.inner = inner_variant(d.variant, m.stencil, precision);
     run.tile = parse_tile(d.tile, "scheme.tile");
     // auto: what `wavefd tune --seismic` recorded for this inner box, if anything (its tile unless
-    // scheme.tile names one).
-    if (d.variant == "auto")
+    // scheme.tile names one); seven-domain work only, since that is what the tuner timed.
+    if (d.variant == "auto" && run.work == SeismicWork::seven_domain)
       if (const auto t = lookup_tuning(default_tuning_file(), seismic_tuning_key(m, precision, par), "the tuning file")) {
         run.inner = inner_variant(t->variant, m.stencil, precision);
         if (d.tile == "default") run.tile = t->tile;

@@ -388,15 +388,19 @@ void launch(const native::StarArgs<T>& a) {
   check(cudaGetLastError(), "launch");
 }
 
-// Tiles of 16 rows (the default, one block per SM) or 8 rows (two blocks per SM), with u- (and
-// the coefficient) staged where the larger ring fits in shared memory, else loaded by the threads
-// (R >= 7 in double; with a coefficient from R = 6 in float).
+// Tiles of 16 rows (the default, one block per SM), 15 rows (one block per SM of 16 warps, which
+// may hold 128 registers per thread where 17 warps hold 96: the PML branch's default; H200,
+// minimod's 1000^3 in unified work: 8.3 ms per step against 10.4 ms with 16 rows, which spill) or
+// 8 rows (two blocks per SM), with u- (and the coefficient) staged where the larger ring fits in
+// shared memory, else loaded by the threads (R >= 7 in double; with a coefficient from R = 6 in
+// float).
 template <class T, int R, bool Coef, bool Pml = false>
 void launch_rows(const native::StarArgs<T>& a) {
+  const int rows = a.rows != 0 ? a.rows : Pml ? 15 : 16;
   if constexpr (tma::Shape<T, R, 8, 3, 2, true, Coef>::Fits)
-    if (a.rows == 8) return launch<T, R, 8, 3, 2, true, Coef, Pml>(a);
+    if (rows == 8) return launch<T, R, 8, 3, 2, true, Coef, Pml>(a);
   if constexpr (tma::Shape<T, R, 15, 3, 1, true, Coef>::Fits)
-    if (a.rows == 15) return launch<T, R, 15, 3, 1, true, Coef, Pml>(a);
+    if (rows == 15) return launch<T, R, 15, 3, 1, true, Coef, Pml>(a);
   if constexpr (tma::Shape<T, R, 16, 3, 1, true, Coef>::Fits)
     return launch<T, R, 16, 3, 1, true, Coef, Pml>(a);
   else

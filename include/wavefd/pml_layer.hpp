@@ -36,9 +36,9 @@ struct PmlLayer {
     const std::int64_t* t = slabs + kSlabFields * slab_of(x, y, z);
     return t[3] + (x - t[0]) + t[4] * ((y - t[1]) + t[5] * (z - t[2]));
   }
-  WAVEFD_HOST_DEVICE T eta_at(std::int64_t x, std::int64_t y, std::int64_t z) const {
-    return (eta[0][x + 1] + eta[1][y + 1]) + eta[2][z + 1];
-  }
+  // eta at a point from its three profiles' values (kernels load the x and y ones once per column
+  // and row): in this order everywhere, so that every kernel gives the same bits.
+  WAVEFD_HOST_DEVICE static T eta_sum(T eta_x, T eta_y, T eta_z) { return (eta_x + eta_y) + eta_z; }
   // eta(+1) - eta(-1) along axis a at index i.
   WAVEFD_HOST_DEVICE T eta_step(int a, std::int64_t i) const { return eta[a][i + 2] - eta[a][i]; }
 };

@@ -41,6 +41,13 @@ struct LayerStream {
     const index_t col = l.at(x0, y, 0), sy = l.sy, sz = l.sz;
     const PmlLayer<T>& L = layer;
     const bool inner_row = L.inner_row(y);
+    // eta's x profile at this column's points and its y profile at this row are constant along the
+    // stream: loaded once, not per point and plane.
+    T eta_x[V] = {}, step_x[V] = {}, eta_y = 0, step_y = 0;
+    if (Kind != kNoLayer) {
+      for (int i = 0; i < V; ++i) eta_x[i] = L.eta[0][x0 + i + 1], step_x[i] = L.eta_step(0, x0 + i);
+      eta_y = L.eta[1][y + 1], step_y = L.eta_step(1, y);
+    }
     P w[2 * R + 1];  // w[k] = u(x0.., y, z - R + k)
     for (int k = 0; k < 2 * R; ++k) w[k] = load(u + col + (zb - R + k) * sz);
     P lead = load(u + col + (zb + R) * sz);
@@ -65,6 +72,7 @@ struct LayerStream {
       }
       const P vpp = load(vp + p), old = load(v + p);
       const bool inner_plane = inner_row && z >= L.ilo[2] && z < L.ihi[2];
+      const T eta_z = Kind != kNoLayer ? L.eta[2][z + 1] : T(0), step_z = Kind != kNoLayer ? L.eta_step(2, z) : T(0);
       P out;
       // Off the inner planes the pack lies in one z or y slab: its phi as one pack where the
       // slab's rows allow (one 16-byte load and store instead of V strided ones per lane).
@@ -79,14 +87,14 @@ struct LayerStream {
           out.v[i] = inner_point(centre, lap[i], vpp.v[i], old.v[i]);
           continue;
         }
-        const T e = L.eta_at(x, y, z);
+        const T e = PmlLayer<T>::eta_sum(eta_x[i], eta_y, eta_z);
         if (Kind == kSponge) {
           out.v[i] = kernels::fused(e - T(1), old.v[i], kernels::fused(vpp.v[i], lap[i], T(2) * centre)) / (T(1) + e);
           continue;
         }
         const index_t q = phi_pack ? q0 + i : L.phi_at(x, y, z);
         const T ph = phi_pack ? ph_in.v[i] : L.phi[q];
-        const T de[3] = {L.eta_step(0, x), L.eta_step(1, y), L.eta_step(2, z)};
+        const T de[3] = {step_x[i], step_y, step_z};
         const T du[3] = {row[XL + i + 1] - row[XL + i - 1], down1.v[i] - up1.v[i], w[R + 1].v[i] - w[R - 1].v[i]};
         const PmlPoint<T> next = pml_point(centre, lap[i], vpp.v[i], old.v[i], ph, e, de, du);
         out.v[i] = next.u_next;

@@ -280,7 +280,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
           }
           const T de[3] = {step_x[v], step_y, step_z};
           const T du[3] = {row[S::XL + v + 1] - row[S::XL + v - 1], down1[v] - up1[v], w[R + 1][v] - w[R - 1][v]};
-          const T e = (eta_x[v] + eta_y) + eta_z;  // PmlLayer::eta_at's order
+          const T e = PmlLayer<T>::eta_sum(eta_x[v], eta_y, eta_z);
           const seismic::PmlPoint<T> next = seismic::pml_point(w[R][v], out[v], cur_vp[v], cur_prev[v], ph[v], e, de, du);
           out[v] = next.u_next;
           ph[v] = next.phi_next;

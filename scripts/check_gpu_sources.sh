@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compile-only check of the native GPU translation units (no GPU needed): every CUDA source with
 # nvcc for sm_80 and sm_90, every HIP source with hipcc for gfx90a and gfx942. They are plain
-# CUDA / HIP C++ on raw pointers, so no Kokkos is needed. hipcc comes from the development root
+# CUDA / HIP C++ on raw pointers, so no Kokkos is needed (include/ and src/ on the path, as in the
+# CMake build). hipcc comes from the development root
 # (scripts/devroot.sh) when the host has none.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -14,13 +15,13 @@ out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 n=0
 for src in src/kernels/cuda/*.cu; do
   for arch in sm_80 sm_90; do
-    "$NVCC" -std=c++20 -O3 -Iinclude -arch=$arch -Xcompiler -Wall -c "$src" -o "$out/$(basename "$src").$arch.o"
+    "$NVCC" -std=c++20 -O3 -Iinclude -Isrc -arch=$arch -Xcompiler -Wall -c "$src" -o "$out/$(basename "$src").$arch.o"
     echo "check_gpu_sources: $src compiles for $arch"
     n=$((n + 1))
   done
 done
 hip_cmd='for src in src/kernels/hip/*.hip; do for arch in gfx90a gfx942; do
-  hipcc -std=c++20 -O3 -Iinclude --offload-arch=$arch -Wall -Werror -c "$src" -o /tmp/wavefd-hip-check.o || exit 1
+  hipcc -std=c++20 -O3 -Iinclude -Isrc --offload-arch=$arch -Wall -Werror -c "$src" -o /tmp/wavefd-hip-check.o || exit 1
   echo "check_gpu_sources: $src compiles for $arch"; done; done; rm -f /tmp/wavefd-hip-check.o'
 if command -v hipcc >/dev/null; then bash -c "$hip_cmd"
 elif [ "$(id -u)" = 0 ] && { [ -x "${WAVEFD_SID_ROOT:-/var/cache/wavefd/sid-root}/usr/bin/apt-get" ] || [ "${WAVEFD_REQUIRE_HIPCC:-}" = 1 ]; }; then

@@ -131,8 +131,8 @@ TEST(MpiHalo, EveryVariantDistributedEqualsSingleRank) {
     if (v->supports(s, Precision::f64)) check_distributed<double>(s, *v, Boundary::periodic, {Transport::mpi});
 }
 
-// One rank on a periodic axis exchanges with itself through the transport: the same bits as the
-// local ghost fill.
+// One rank on a periodic axis fills its ghosts by the wrap after the messages (it sends none to
+// itself): the same bits as the local ghost fill, with every transport.
 TEST(MpiHalo, SelfExchangeEqualsLocalFill) {
   if (world_size() != 1) GTEST_SKIP() << "single-rank case";
   const Stencil s = make_box({2, 2, 2});

@@ -1,6 +1,7 @@
 #include "comm/exchange_plan.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace wavefd::comm {
 
@@ -18,17 +19,29 @@ ExchangePlan make_exchange_plan(const HaloSpec& spec) {
   ExchangePlan plan;
   const Index3& n = spec.layout.n;
   const index_t h = spec.layout.halo;
+  // An axis this rank spans alone (a periodic axis of one rank) wraps onto itself: its ghosts are
+  // filled in place after the messages (ghost_shell.hpp), not sent to itself through the
+  // transport, which packed and unpacked them (2 x H200, 512^3 per GPU over [1, 1, 2]: 4 of the 6
+  // face messages were such self-messages).
+  std::array<bool, 3> own_axis{};
+  for (int a = 0; a < 3; ++a)
+    own_axis[a] = spec.sub.neighbour[a][0] == spec.sub.rank && spec.sub.neighbour[a][1] == spec.sub.rank;
   for (int a = 0; a < 3; ++a)
     for (int side = 0; side < 2; ++side)
-      plan.walls[a][side] = spec.sub.neighbour[a][side] == kNoNeighbour && spec.boundary == Boundary::rigid
-                                ? GhostFill::reflect
-                                : GhostFill::keep;  // zero frames keep their zeros
+      plan.walls[a][side] = own_axis[a]                                                                     ? GhostFill::wrap
+                            : spec.sub.neighbour[a][side] == kNoNeighbour && spec.boundary == Boundary::rigid ? GhostFill::reflect
+                                                                                                            : GhostFill::keep;  // zero frames keep their zeros
   if (h == 0) return plan;
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
         const Index3 d{dx, dy, dz};
         if (d == Index3{0, 0, 0} || !reads_region(spec.offsets, d)) continue;
+        // Directions along own axes only: the wrap fill covers them. (A direction that also crosses
+        // to another rank keeps its message; the fill rewrites its ghosts with the same values.)
+        bool own_only = true;
+        for (int a = 0; a < 3; ++a) own_only = own_only && (d[a] == 0 || own_axis[a]);
+        if (own_only) continue;
         const int peer = spec.decomposition.neighbour(spec.sub, d);
         if (peer == kNoNeighbour) continue;  // across a wall: reflected or zero, not received
         GhostMessage m;

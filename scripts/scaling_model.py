@@ -257,8 +257,8 @@ def check(args):
         transport = s["transport"] if s["transport"] != "local" else None
         part = lambda k: case["parts_alone_per_step_s"][k]["min"]  # noqa: E731  slowest rank, best rep
         kernel, halo, core, shell = case["kernel"]["seconds"]["min"], part("halo"), part("core"), part("shell")
-        # The link: every face of the rank through the probe's link of that kind (self where the
-        # axis has one rank, else node: no network here). One exchange packs all faces in one
+        # The link: every face of the rank through the probe's node link (no network here); an axis
+        # of one rank sends nothing (the step wraps its ghosts in place). One exchange packs all faces in one
         # kernel and unpacks them in one, so its fixed cost is paid once; on a CPU the bytes of
         # all kinds go one after another (no copy engine works beside the cores), so they add up.
         model_halo = None
@@ -268,7 +268,9 @@ def check(args):
             n, R = s["subdomain_largest"], case["radius"]
             latency, transfer = 0.0, 0.0
             for a in range(3):
-                kind = "self" if s["rank_grid"][a] == 1 else "node"
+                if s["rank_grid"][a] == 1:
+                    continue
+                kind = "node"
                 if kind not in links:
                     fail(f"the --probe on {s['ranks']} ranks has no '{kind}' pairs; probe the points' split")
                 face = R * n[(a + 1) % 3] * n[(a + 2) % 3] * value_bytes

@@ -68,6 +68,9 @@ struct HaloSpec {
   Layout layout;                // this rank's storage (halo width = stencil radius)
   std::vector<Offset> offsets;  // the stencil's reach decides which ghost regions are exchanged
   Kokkos::DefaultExecutionSpace exec{};
+  // A periodic axis this rank spans alone: its ghosts are wrapped in place after the messages
+  // (true), or sent to itself through the transport (false: what `wavefd probe` times as a self link).
+  bool wrap_own_axes = true;
 };
 
 // The transport for `spec.transport`; throws Error for one this build lacks.

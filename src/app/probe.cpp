@@ -102,7 +102,8 @@ struct ProbeSetup {
 // sits the round out. Collective: every rank builds every Halo (NCCL's is a collective).
 template <class T>
 std::vector<double> time_rounds(Transport t, const ProbeSetup& p, const std::vector<Round>& rounds) {
-  // No rigid-wall reflection in the probe's unpack: it times the messages only.
+  // No rigid-wall reflection in the probe's unpack, and a rank paired with itself sends through the
+  // transport (no wrap in place): it times the messages only.
   Subdomain no_walls = p.sub;
   for (auto& sides : no_walls.neighbour) sides = {p.sub.rank, p.sub.rank};
   std::vector<double> out;
@@ -118,7 +119,7 @@ std::vector<double> time_rounds(Transport t, const ProbeSetup& p, const std::vec
       // One ghost layer; the face across the round's axis holds m values.
       const Layout layout = make_layout(r.axis == 2 ? Index3{m, 1, 1} : Index3{1, 1, m}, 1, false, sizeof(T));
       const HaloSpec spec{.boundary = Boundary::periodic, .transport = t, .decomposition = p.split, .sub = no_walls,
-                          .layout = layout, .offsets = reach};
+                          .layout = layout, .offsets = reach, .wrap_own_axes = false};
       std::unique_ptr<Halo<T>> halo = make_halo<T>(spec);
       Field<T> f = make_field<T>("wavefd::probe_field", layout);
       Kokkos::deep_copy(f.data, T(1));

@@ -24,13 +24,16 @@ ExchangePlan make_exchange_plan(const HaloSpec& spec) {
   // transport, which packed and unpacked them (2 x H200, 512^3 per GPU over [1, 1, 2]: 4 of the 6
   // face messages were such self-messages).
   std::array<bool, 3> own_axis{};
-  for (int a = 0; a < 3; ++a)
-    own_axis[a] = spec.sub.neighbour[a][0] == spec.sub.rank && spec.sub.neighbour[a][1] == spec.sub.rank;
-  for (int a = 0; a < 3; ++a)
-    for (int side = 0; side < 2; ++side)
-      plan.walls[a][side] = own_axis[a]                                                                     ? GhostFill::wrap
-                            : spec.sub.neighbour[a][side] == kNoNeighbour && spec.boundary == Boundary::rigid ? GhostFill::reflect
-                                                                                                            : GhostFill::keep;  // zero frames keep their zeros
+  for (int a = 0; a < 3; ++a) {
+    const auto& across = spec.sub.neighbour[a];
+    own_axis[a] = spec.wrap_own_axes && across[0] == spec.sub.rank && across[1] == spec.sub.rank;
+    for (int side = 0; side < 2; ++side) {
+      const bool wall = across[side] == kNoNeighbour && spec.boundary == Boundary::rigid;
+      plan.walls[a][side] = own_axis[a] ? GhostFill::wrap
+                            : wall      ? GhostFill::reflect
+                                        : GhostFill::keep;  // zero frames keep their zeros
+    }
+  }
   if (h == 0) return plan;
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)

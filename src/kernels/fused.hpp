@@ -27,4 +27,11 @@ WAVEFD_HOST_DEVICE inline T fused(T a, T b, T c) {
 #endif
 }
 
+// The update with a variable coefficient (TwoStepArgs::coefficient): u+ = 2 u + vp lap - u-, in the
+// one order of every kernel that takes the coefficient (Kokkos and native alike).
+template <class T>
+WAVEFD_HOST_DEVICE inline T coefficient_update(T centre, T lap, T vp, T old) {
+  return fused(vp, lap, T(2) * centre) - old;
+}
+
 }  // namespace wavefd::kernels

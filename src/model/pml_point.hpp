@@ -23,10 +23,4 @@ WAVEFD_HOST_DEVICE inline PmlPoint<T> pml_point(T centre, T lap, T vp, T old, T 
   return {u_next, (ph - grad / T(4)) / (T(1) + e)};
 }
 
-// The inner update: u^{n+1} = 2 u + vp lap - u^{n-1}.
-template <class T>
-WAVEFD_HOST_DEVICE inline T inner_point(T centre, T lap, T vp, T old) {
-  return kernels::fused(vp, lap, T(2) * centre) - old;
-}
-
 }  // namespace wavefd::seismic

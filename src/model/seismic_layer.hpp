@@ -7,8 +7,8 @@
 // neighbours through L1. Why: the point-per-index MDRange version re-read every z neighbour from
 // L2 and took 5.4 ms per step for the 15 % of minimod's 1000^3 points in the layer (H200), as long
 // as the inner box's 85 %; streaming one point per index took 3.1 ms.
-// Every point's update is pml_point.hpp's, so that packs and single points, the inner variants
-// and the native kernels with a PML branch give the same bits.
+// Every point's update is pml_point.hpp's (layer) or coefficient_update's (inner), so that packs
+// and single points, the inner variants and the native kernels with a PML branch give the same bits.
 #include "kernels/kokkos/pack.hpp"
 #include "pml_point.hpp"
 #include "wavefd/grid.hpp"
@@ -84,7 +84,7 @@ struct LayerStream {
         const index_t x = x0 + i;
         const T centre = w[R].v[i];
         if (Kind == kNoLayer || (inner_plane && x >= L.ilo[0] && x < L.ihi[0])) {
-          out.v[i] = inner_point(centre, lap[i], vpp.v[i], old.v[i]);
+          out.v[i] = kernels::coefficient_update(centre, lap[i], vpp.v[i], old.v[i]);
           continue;
         }
         const T e = PmlLayer<T>::eta_sum(eta_x[i], eta_y, eta_z);

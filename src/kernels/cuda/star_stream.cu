@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/fused.hpp"
 #include "star_stream.hpp"
 
 namespace wavefd::cuda {
@@ -134,7 +135,7 @@ __global__ void __launch_bounds__(BX * BY, 1)
       }
       if constexpr (Coef)
 #pragma unroll
-        for (int v = 0; v < V; ++v) out[v] = fma(cur_vp[v], out[v], T(2) * w[R][v]) - cur_prev[v];  // as the Kokkos kernels' fused()
+        for (int v = 0; v < V; ++v) out[v] = kernels::coefficient_update(w[R][v], out[v], cur_vp[v], cur_prev[v]);
       store<T, V>(u_prev + base + zoff, out);
       if constexpr (Images) images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, z, base + zoff, out);
     }

@@ -275,7 +275,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
 #pragma unroll
         for (int v = 0; v < V; ++v) {
           if (!layer_point(v)) {
-            out[v] = seismic::inner_point(w[R][v], out[v], cur_vp[v], cur_prev[v]);
+            out[v] = kernels::coefficient_update(w[R][v], out[v], cur_vp[v], cur_prev[v]);
             continue;
           }
           const T de[3] = {step_x[v], step_y, step_z};
@@ -294,11 +294,11 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
         }
       } else {
 #pragma unroll
-        for (int v = 0; v < V; ++v) out[v] = seismic::inner_point(w[R][v], out[v], cur_vp[v], cur_prev[v]);
+        for (int v = 0; v < V; ++v) out[v] = kernels::coefficient_update(w[R][v], out[v], cur_vp[v], cur_prev[v]);
       }
     } else if constexpr (Coef) {
 #pragma unroll
-      for (int v = 0; v < V; ++v) out[v] = seismic::inner_point(w[R][v], out[v], cur_vp[v], cur_prev[v]);
+      for (int v = 0; v < V; ++v) out[v] = kernels::coefficient_update(w[R][v], out[v], cur_vp[v], cur_prev[v]);
     }
     release(centre);
     if (active) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "kernels/fused.hpp"
 #include "star_fused.hpp"
 
 namespace wavefd::hip {
@@ -103,7 +104,7 @@ __global__ void __launch_bounds__(BX * BY)
                        out[v]);
       if constexpr (Coef)
 #pragma unroll
-        for (int v = 0; v < V; ++v) out[v] = fma(vp[v], out[v], T(2) * w[R][v]) - prev[v];  // as the Kokkos kernels' fused()
+        for (int v = 0; v < V; ++v) out[v] = kernels::coefficient_update(w[R][v], out[v], vp[v], prev[v]);
       store_nontemporal<T, V>(u_prev + base + zoff, out);
     }
 #pragma unroll

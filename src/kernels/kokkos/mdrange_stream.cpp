@@ -85,7 +85,7 @@ struct StreamStar {
                            out.v[v]);
       }
       if constexpr (Coef)
-        for (int v = 0; v < V; ++v) out.v[v] = fused(cur_vp.v[v], out.v[v], T(2) * w[R].v[v]) - cur_prev.v[v];
+        for (int v = 0; v < V; ++v) out.v[v] = coefficient_update(w[R].v[v], out.v[v], cur_vp.v[v], cur_prev.v[v]);
       store_pack<T, V>(u_prev + p, out);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }

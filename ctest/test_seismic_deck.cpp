@@ -384,7 +384,7 @@ TEST_F(SeismicDeck, EachRangeErrorNamesItsKey) {
       {{"--scheme.steps", "-1"}, "scheme.steps = -1 is outside steps >= 0"},
       {{"--scheme.time", "0"}, "scheme.time = 0 is outside time > 0"},
       {{"--scheme.vmax", "nan"}, "scheme.vmax = nan is outside vmax > 0"},
-      {{"--scheme.work", "three"}, "scheme.work = 'three' is unknown; accepted: seven-domain, unified"},
+      {{"--scheme.work", "three"}, "scheme.work = 'three' is unknown; accepted: seven-domain, three-domain, unified"},
       {{"--scheme.source_term", "x"}, "scheme.source_term = 'x' is unknown; accepted: scaled, minimod"},
       {{"--velocity.model", "salt"}, "velocity.model = 'salt' is unknown; accepted: constant, layered, gradient, file, segy"},
       {{"--velocity.speed", "-3"}, "velocity.speed = -3 is outside speed > 0"},

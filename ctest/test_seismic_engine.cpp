@@ -1,5 +1,5 @@
 // The seismic engine (Kokkos) against the independent CPU reference (plain loops, double), and
-// its two decompositions of the work against each other.
+// its three decompositions of the work against each other.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,7 +45,7 @@ SeismicModel small_model(Absorbing absorbing, OuterBoundary outer, int M = 4) {
 struct EngineResult {
   std::vector<double> u;
   std::vector<std::vector<double>> traces;
-  bool unified_by_inner = false;  // unified work ran as one launch of the inner variant's PML branch
+  bool branch_by_inner = false;  // unified work's box or three-domain work's core by the inner variant's PML branch
 };
 
 template <class T>
@@ -59,7 +59,7 @@ EngineResult run_engine(const SeismicModel& m, SeismicWork work, const Variant* 
   EngineResult r;
   r.u = interior_values(engine.u());
   r.traces = engine.partial_traces();
-  r.unified_by_inner = engine.unified_by_inner();
+  r.branch_by_inner = engine.branch_by_inner();
   return r;
 }
 
@@ -137,6 +137,20 @@ TEST(SeismicEngine, SevenDomainMatchesTheReference) {
   }
 }
 
+// Three-domain work: the core by the inner variant's PML branch where it has one (else the layer
+// kernel), the x slabs by the layer kernel; 28 points across x: rows of whole 16-byte packs.
+TEST(SeismicEngine, ThreeDomainMatchesTheReference) {
+  SeismicModel m = small_model(Absorbing::pml, OuterBoundary::zero);
+  m.n[0] = 28;
+  for (const Variant* inner : inner_kernels(m.stencil)) {
+    SCOPED_TRACE(name_of(inner));
+    expect_matches_reference<double>(m, SeismicWork::three_domain, inner);
+    expect_matches_reference<float>(m, SeismicWork::three_domain, inner);
+  }
+  m.absorbing = Absorbing::sponge;  // no PML branch: the core by the layer kernel
+  expect_matches_reference<double>(m, SeismicWork::three_domain, inner_kernels(m.stencil).back());
+}
+
 TEST(SeismicEngine, OtherRadiiMatchTheReference) {
   for (int M : {1, 2, 8}) {
     SCOPED_TRACE("star M=" + std::to_string(M));
@@ -149,21 +163,26 @@ TEST(SeismicEngine, OtherRadiiMatchTheReference) {
   }
 }
 
-// The layer kernel's unified work, seven-domain work by `inner`, and unified work by `inner` (one
-// launch of its PML branch where it has one, else the layer kernel's again).
+// The layer kernel's unified work, seven-domain work by `inner`, unified work by `inner` (one
+// launch of its PML branch where it has one, else the layer kernel's again) and three-domain work
+// by `inner`.
 template <class T>
 void expect_same_bits(const SeismicModel& m, const Variant* inner) {
   const EngineResult a = run_engine<T>(m, SeismicWork::unified, nullptr);
   const EngineResult b = run_engine<T>(m, SeismicWork::seven_domain, inner);
   const EngineResult c = run_engine<T>(m, SeismicWork::unified, inner);
+  const EngineResult d = run_engine<T>(m, SeismicWork::three_domain, inner);
   ASSERT_GT(max_abs(a.u), 0);
   EXPECT_EQ(a.u, b.u) << name_of(inner);
   EXPECT_EQ(a.traces, b.traces);
-  EXPECT_EQ(a.u, c.u) << name_of(inner) << (c.unified_by_inner ? " (its PML branch)" : "");
+  EXPECT_EQ(a.u, c.u) << name_of(inner) << (c.branch_by_inner ? " (its PML branch)" : "");
   EXPECT_EQ(a.traces, c.traces);
-  if (c.unified_by_inner)
-    std::printf("  unified work by %s's PML branch, %s, %lld points across x: same bits\n", name_of(inner).c_str(),
-                sizeof(T) == 4 ? "float" : "double", (long long)m.n[0]);
+  EXPECT_EQ(a.u, d.u) << name_of(inner) << " three-domain" << (d.branch_by_inner ? " (its PML branch)" : "");
+  EXPECT_EQ(a.traces, d.traces);
+  for (const auto& [r, work] : {std::pair{&c, "unified work"}, std::pair{&d, "three-domain work's core"}})
+    if (r->branch_by_inner)
+      std::printf("  %s by %s's PML branch, %s, %lld points across x: same bits\n", work, name_of(inner).c_str(),
+                  sizeof(T) == 4 ? "float" : "double", (long long)m.n[0]);
 }
 
 TEST(SeismicEngine, UnifiedAndSevenDomainGiveTheSameBits) {

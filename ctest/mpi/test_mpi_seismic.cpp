@@ -88,6 +88,7 @@ TEST(MpiSeismic, DistributedEqualsSingleRankBitForBit) {
   expect_distributed_equals_single<float>(OuterBoundary::zero, SeismicWork::seven_domain);
   expect_distributed_equals_single<double>(OuterBoundary::rigid, SeismicWork::seven_domain);
   expect_distributed_equals_single<float>(OuterBoundary::rigid, SeismicWork::unified);
+  expect_distributed_equals_single<float>(OuterBoundary::zero, SeismicWork::three_domain);
 }
 
 }  // namespace

@@ -8,17 +8,21 @@
 
 namespace wavefd {
 
-// Values per slab in PmlLayer::slabs.
-inline constexpr int kSlabFields = 7;
+// The slab table of PmlLayer: per slab (z low, z high, y low, y high, x low, x high) these values.
+enum SlabField : int {
+  kSlabLoX, kSlabLoY, kSlabLoZ,    // the slab's first point (local coordinates)
+  kSlabStart,                      // where its phi starts
+  kSlabExtX, kSlabExtY,            // its extents across x and y (phi: x fastest, then y, then z)
+  kSlabPacked,                     // whether its rows of phi start on whole 16-byte packs
+  kSlabFields
+};
 
 template <class T>
 struct PmlLayer {
   T* phi = nullptr;      // phi over the six slabs, one after the other, x fastest within each
   const T* eta[3] = {};  // the 1-D damping profiles, at local index + 1 (-1 .. n): eta = their sum
-  // Per slab (z low, z high, y low, y high, x low, x high), kSlabFields values: lo x, lo y, lo z,
-  // start in phi, extent x, extent y, and whether its rows of phi start on whole 16-byte packs.
-  // In device memory: indexed by the slab, an array passed by value would be copied to each
-  // thread's local memory.
+  // The slab table, kSlabFields values per slab, in device memory: indexed by the slab, an array
+  // passed by value would be copied to each thread's local memory.
   const std::int64_t* slabs = nullptr;
   std::int64_t ilo[3] = {}, ihi[3] = {};  // the inner box, local coordinates (not clipped)
 
@@ -34,7 +38,7 @@ struct PmlLayer {
   }
   WAVEFD_HOST_DEVICE std::int64_t phi_at(std::int64_t x, std::int64_t y, std::int64_t z) const {
     const std::int64_t* t = slabs + kSlabFields * slab_of(x, y, z);
-    return t[3] + (x - t[0]) + t[4] * ((y - t[1]) + t[5] * (z - t[2]));
+    return t[kSlabStart] + (x - t[kSlabLoX]) + t[kSlabExtX] * ((y - t[kSlabLoY]) + t[kSlabExtY] * (z - t[kSlabLoZ]));
   }
   // eta at a point from its three profiles' values (kernels load the x and y ones once per column
   // and row): in this order everywhere, so that every kernel gives the same bits.

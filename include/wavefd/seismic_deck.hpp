@@ -33,7 +33,7 @@ struct SeismicDeck {
   std::string variant = "auto";      // scheme.variant: the inner box's kernel (auto, layer, or a variant)
   std::string tile = "default";      // scheme.tile: the inner variant's tile
   std::string layer_tile = "default";  // scheme.layer_tile: the layer kernel's block XxYxZ
-  std::string work = "seven-domain";  // scheme.work: seven-domain | unified
+  std::string work = "seven-domain";  // scheme.work: seven-domain | three-domain | unified
   std::string source_term = "scaled";  // scheme.source_term: scaled | minimod | minimod-2021
   // [velocity]
   std::string velocity_model = "constant";  // velocity.model: constant | layered | gradient | file | segy

@@ -3,12 +3,15 @@
 // Kokkos. One step (u = u^n, v = u^{n-1} on entry):
 //   halo(u);  update v over the rank's box;  add the sources to v;  sample the receivers on v
 //   (every `every` steps);  swap(u, v)
-// The update is split in one of two ways (scheme.work):
+// The update is split in one of three ways (scheme.work):
 //   unified:      one kernel over the whole box, with a branch for the absorbing layer: the inner
 //                 variant where it has one for the PML (Variant::takes_pml), else the layer kernel;
 //   seven-domain: the inner box by a kernel variant with a variable coefficient (the fastest
 //                 kernels of the portfolio) and the six layer slabs by the layer kernel, each
-//                 on its own execution space instance on GPUs.
+//                 on its own execution space instance on GPUs;
+//   three-domain: the core (the inner box's columns over every y and z) as unified work does the
+//                 whole box, and the two x slabs by the layer kernel: the z and y slabs' rows are
+//                 layer points only, so the branch splits no warp there.
 // Fields: u, v and vp = (V dt / h)^2 over the box (on u's layout), phi over the layer slabs
 // only; eta is not stored: it is the sum of three 1-D profiles (a few hundred values).
 #include <array>
@@ -21,7 +24,7 @@
 
 namespace wavefd {
 
-enum class SeismicWork { unified, seven_domain };
+enum class SeismicWork { unified, seven_domain, three_domain };
 std::string_view to_string(SeismicWork w);
 SeismicWork parse_seismic_work(std::string_view name, std::string_view key);  // throws Error
 
@@ -29,7 +32,8 @@ struct SeismicRun {
   ParallelSpec parallel;                    // rank grid, rank, transport (overlap not yet used)
   SeismicWork work = SeismicWork::seven_domain;
   const Variant* inner = nullptr;           // the inner box's variant (takes_coefficient); for unified
-                                            // work, used where it takes the PML (unified_by_inner())
+                                            // and three-domain work, used where it takes the PML
+                                            // (branch_by_inner())
   Tile tile{};                              // the inner variant's
   Tile layer_tile{};                        // the layer kernel's: x columns by y rows per block, z planes
                                             // per chunk (default: as the streaming variants choose)
@@ -60,10 +64,11 @@ class SeismicStep {
   const Subdomain& subdomain() const { return sub_; }
   const SeismicModel& model() const { return model_; }
   Box inner() const { return inner_; }                   // local coordinates; may be empty
-  const std::vector<Box>& layer() const { return slabs_; }  // boxes of the layer kernel (seven-domain)
+  const std::vector<Box>& layer() const { return slabs_; }  // boxes of the layer kernel (seven- and three-domain)
+  Box core() const { return core_; }                      // three-domain work's core; may be empty
   index_t layer_points() const { return phi_points_; }
-  // Whether unified work runs as one launch of the inner variant with its PML branch.
-  bool unified_by_inner() const { return unified_by_inner_; }
+  // Whether the inner variant's PML branch takes unified work's box or three-domain work's core.
+  bool branch_by_inner() const { return branch_by_inner_; }
   Halo<T>& halo() { return *halo_; }
 
   // This rank's share of the traces: per receiver, samples() values, the weighted sum over the
@@ -80,7 +85,7 @@ class SeismicStep {
   // The parts of step() (public only because CUDA lambdas cannot live in private members).
   void update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec);
   void update_inner(const Box& b, const Kokkos::DefaultExecutionSpace& exec);
-  void update_unified();
+  void update_with_branch(const Box& b);  // the inner variant's PML branch, else the layer kernel
   void add_sources();
   void sample_receivers(long sample);
 
@@ -98,6 +103,7 @@ class SeismicStep {
   Kokkos::View<T*> phi_;
   Box inner_;
   Box inner_variant_box_;                    // the part of inner_ the inner variant updates
+  Box core_;                                 // three-domain work: the inner variant's columns, all y and z
   std::vector<Box> slabs_;                   // what the layer kernel updates in seven-domain work: the
                                              // z and y slabs, the x slabs with inner_'s unaligned columns
   std::array<Box, 6> slab_all_{};            // all six (some empty), local
@@ -106,7 +112,7 @@ class SeismicStep {
   PmlLayer<T> layer_;                        // what kernels with a PML branch receive
   index_t phi_points_ = 0;
   bool pml_ = false, sponge_ = false;
-  bool unified_by_inner_ = false;
+  bool branch_by_inner_ = false;
   // Sources: per owned point, its flat index and entries [begin, end) of (source, coefficient).
   Kokkos::View<index_t*> src_point_;
   Kokkos::View<int*> src_begin_;

@@ -124,7 +124,7 @@ struct SeismicOutcome {
   std::vector<std::vector<double>> traces;  // rank 0: summed over ranks
   SeismicTimes times;                       // this rank's, from a separate timed pass
   double layer_points = 0, bytes = 0;       // over all ranks
-  bool unified_by_inner = false;            // SeismicStep::unified_by_inner()
+  bool branch_by_inner = false;             // SeismicStep::branch_by_inner()
 };
 
 template <class T>
@@ -197,7 +197,7 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
   r.times = engine.times();
   for (double* t : {&r.times.inner, &r.times.layer, &r.times.halo, &r.times.sources, &r.times.receivers})
     *t /= double(timed);
-  r.unified_by_inner = engine.unified_by_inner();
+  r.branch_by_inner = engine.branch_by_inner();
   r.layer_points = sum_over_ranks(double(engine.layer_points()));
   r.bytes = sum_over_ranks(double(l.alloc) * 3 * sizeof(T) + double(engine.layer_points()) * sizeof(T));
   return r;
@@ -301,8 +301,12 @@ int SeismicCommand::execute() {
               "min u %.6g, max u %.6g%s\n",
               seconds, r.steps, updates / seconds / 1e9, updates / seconds / 1e9 * bytes_per_point, bytes_per_point,
               r.min_u, r.max_u, r.finite ? "" : " (NOT FINITE)");
-  const std::string unified_kernel = r.unified_by_inner ? inner_name + " with its PML branch" : "the layer kernel";
-  if (run.work == SeismicWork::unified) std::printf("wavefd seismic: unified work by %s\n", unified_kernel.c_str());
+  // Unified work's box, three-domain work's core: by the inner variant's PML branch or the layer kernel.
+  const std::string branch_kernel = r.branch_by_inner ? inner_name + " with its PML branch" : "the layer kernel";
+  if (run.work == SeismicWork::unified) std::printf("wavefd seismic: unified work by %s\n", branch_kernel.c_str());
+  if (run.work == SeismicWork::three_domain)
+    std::printf("wavefd seismic: three-domain work: the core by %s, the x slabs by the layer kernel\n",
+                branch_kernel.c_str());
   std::printf("wavefd seismic: per step (timed pass, rank 0): inner %.4g s, layer %.4g s, halo %.4g s; "
               "memory %.2f bytes per point (%.1f%% of the points in the layer)\n",
               r.times.inner, r.times.layer, r.times.halo, r.bytes / points, 100 * r.layer_points / points);
@@ -329,7 +333,8 @@ int SeismicCommand::execute() {
                   {"receivers", m.receivers.positions.size()}, {"every", m.receivers.every}};
     j["work"] = {{"decomposition", to_string(run.work)}, {"inner_variant", inner_name},
                  {"tile", to_string(run.tile)}, {"layer_tile", to_string(run.layer_tile)}};
-    if (run.work == SeismicWork::unified) j["work"]["unified_kernel"] = unified_kernel;
+    if (run.work == SeismicWork::unified) j["work"]["unified_kernel"] = branch_kernel;
+    if (run.work == SeismicWork::three_domain) j["work"]["core_kernel"] = branch_kernel;
     j["parallel"] = {{"ranks", par.rank_grid}, {"transport", to_string(par.transport)}};
     j["provenance"] = provenance_json(Distribution{par.rank_grid, std::string(to_string(par.transport))});
     j["kokkos"] = execution_json();

@@ -12,12 +12,15 @@
 
 namespace wavefd {
 
-std::string_view to_string(SeismicWork w) { return w == SeismicWork::unified ? "unified" : "seven-domain"; }
+std::string_view to_string(SeismicWork w) {
+  return w == SeismicWork::unified ? "unified" : w == SeismicWork::three_domain ? "three-domain" : "seven-domain";
+}
 
 SeismicWork parse_seismic_work(std::string_view name, std::string_view key) {
   if (name == "unified") return SeismicWork::unified;
   if (name == "seven-domain") return SeismicWork::seven_domain;
-  throw Error(std::string(key) + " = '" + std::string(name) + "' is unknown; accepted: seven-domain, unified");
+  if (name == "three-domain") return SeismicWork::three_domain;
+  throw Error(std::string(key) + " = '" + std::string(name) + "' is unknown; accepted: seven-domain, three-domain, unified");
 }
 
 namespace {
@@ -130,13 +133,14 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   phi_ = Kokkos::View<T*>("wavefd::seismic_phi", std::max<index_t>(phi_points_, 1));
   // The slab table of PmlLayer (the pack flag is read by kernels that move phi in 16-byte packs).
   const index_t pack_points = index_t(16 / sizeof(T));
-  std::vector<index_t> table;
+  std::vector<index_t> table;  // in SlabField's order
   for (int s = 0; s < 6; ++s) {
     const Box& b = slab_all_[s];
     const bool aligned = b.lo[0] % pack_points == 0 && b.extent(0) % pack_points == 0 && slab_at_[s] % pack_points == 0 &&
                          reinterpret_cast<std::uintptr_t>(phi_.data()) % 16 == 0;
     table.insert(table.end(), {b.lo[0], b.lo[1], b.lo[2], slab_at_[s], b.extent(0), b.extent(1), index_t(aligned)});
   }
+  static_assert(kSlabFields == 7);
   slab_table_ = to_device<index_t>("wavefd::seismic_slabs", table);
   layer_.phi = phi_.data();
   for (int a = 0; a < 3; ++a) layer_.eta[a] = profile_[a].data();
@@ -144,24 +148,42 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   const Box inner_global = m.width > 0 ? m.inner_box() : Box{{0, 0, 0}, m.n};
   for (int d = 0; d < 3; ++d) layer_.ilo[d] = inner_global.lo[d] - sub_.offset[d], layer_.ihi[d] = inner_global.hi[d] - sub_.offset[d];
   // The inner variant's box starts and ends on 16-byte boundaries along x (rows start on 128-byte
-  // ones), so that vector kernels take whole packs. The layer kernel updates the z and y slabs,
-  // and beside the inner variant's box, the x slabs together with the inner columns left over
-  // (with the inner formula): one launch per side instead of a thin one for the columns.
+  // ones), so that vector kernels take whole packs. Seven-domain: the layer kernel updates the z
+  // and y slabs, and beside the inner variant's box, the x slabs together with the inner columns
+  // left over (with the inner formula): one launch per side instead of a thin one for the columns.
+  // Three-domain: the core is the inner variant's columns over every y and z (the z and y slabs'
+  // points there by its PML branch), and the layer kernel updates the x slabs, again with the
+  // columns left over, over every y and z.
   const index_t pack = index_t(16 / sizeof(T));
   inner_variant_box_ = inner_;
-  for (int s = 0; s < 4; ++s)
-    if (!slab_all_[s].empty()) slabs_.push_back(slab_all_[s]);
-  if (inner_.empty()) {
-    for (int s = 4; s < 6; ++s)
-      if (!slab_all_[s].empty()) slabs_.push_back(slab_all_[s]);
-  } else {
+  if (!inner_.empty()) {
     Box& b = inner_variant_box_;
     b.lo[0] = std::min((inner_.lo[0] + pack - 1) / pack * pack, inner_.hi[0]);
     b.hi[0] = b.lo[0] + (inner_.hi[0] - b.lo[0]) / pack * pack;
-    Box left = inner_, right = inner_;  // the x slabs' y-z extent is the inner box's
-    left.lo[0] = 0, left.hi[0] = b.lo[0], right.lo[0] = b.hi[0], right.hi[0] = sub_.local[0];
+  }
+  const Box whole = layout_.interior();
+  if (run.work == SeismicWork::three_domain && !inner_.empty()) {
+    core_ = whole;
+    core_.lo[0] = inner_variant_box_.lo[0], core_.hi[0] = inner_variant_box_.hi[0];
+    Box left = whole, right = whole;
+    left.hi[0] = core_.lo[0], right.lo[0] = core_.hi[0];
     for (const Box& side : {left, right})
       if (!side.empty()) slabs_.push_back(side);
+  } else if (run.work == SeismicWork::three_domain) {
+    slabs_.push_back(whole);  // no inner point here: the layer kernel takes the whole box
+  } else {
+    for (int s = 0; s < 4; ++s)
+      if (!slab_all_[s].empty()) slabs_.push_back(slab_all_[s]);
+    if (inner_.empty()) {
+      for (int s = 4; s < 6; ++s)
+        if (!slab_all_[s].empty()) slabs_.push_back(slab_all_[s]);
+    } else {
+      Box left = inner_, right = inner_;  // the x slabs' y-z extent is the inner box's
+      left.lo[0] = 0, left.hi[0] = inner_variant_box_.lo[0], right.lo[0] = inner_variant_box_.hi[0];
+      right.hi[0] = sub_.local[0];
+      for (const Box& side : {left, right})
+        if (!side.empty()) slabs_.push_back(side);
+    }
   }
 
   // Sources: the support points this rank owns, merged by point (sources in order within each).
@@ -217,11 +239,13 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   samples_ = Kokkos::View<double**, Kokkos::LayoutRight>("wavefd::receiver_samples", m.receivers.positions.size(),
                                                          std::max<long>(m.samples(), 1));
 
-  // Unified work in one launch of the inner variant where it has a PML branch (cuda-star-tma),
-  // else by the layer kernel.
-  unified_by_inner_ = run.work == SeismicWork::unified && pml_ && run.inner != nullptr && run.inner->takes_coefficient() &&
-                      run.inner->supports(m.stencil, precision) && run.inner->takes_pml(layout_, layout_.interior(), precision);
-  if (unified_by_inner_) run.inner->check_tile(run.tile, "scheme.tile");
+  // Unified work in one launch, and three-domain work's core, by the inner variant where it has a
+  // PML branch (cuda-star-tma), else by the layer kernel.
+  const Box branch_box = run.work == SeismicWork::unified ? whole : core_;
+  branch_by_inner_ = run.work != SeismicWork::seven_domain && !branch_box.empty() && pml_ && run.inner != nullptr &&
+                     run.inner->takes_coefficient() && run.inner->supports(m.stencil, precision) &&
+                     run.inner->takes_pml(layout_, branch_box, precision);
+  if (branch_by_inner_) run.inner->check_tile(run.tile, "scheme.tile");
   if (!kHostBuild && run.work == SeismicWork::seven_domain && !slabs_.empty()) {
     const auto parts =
         Kokkos::Experimental::partition_space(compute_, 1, 1, 1, 1, 1, 1);
@@ -286,12 +310,13 @@ void SeismicStep<T>::update_inner(const Box& b, const Kokkos::DefaultExecutionSp
 }
 
 template <class T>
-void SeismicStep<T>::update_unified() {
-  if (!unified_by_inner_) return update_layer(layout_.interior(), compute_);
+void SeismicStep<T>::update_with_branch(const Box& b) {
+  if (b.empty()) return;
+  if (!branch_by_inner_) return update_layer(b, compute_);
   TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, compute_, run_.tile};
   a.coefficient = vp_;
   a.pml = layer_;
-  run_.inner->apply(a, layout_.interior());
+  run_.inner->apply(a, b);
 }
 
 template <class T>
@@ -339,7 +364,13 @@ void SeismicStep<T>::step() {
   halo_->finish(u_);
   part_done(times_.halo);
   if (run_.work == SeismicWork::unified) {
-    update_unified();
+    update_with_branch(layout_.interior());
+    part_done(times_.layer);
+  } else if (run_.work == SeismicWork::three_domain) {
+    // The core, then the x slabs (on the same instance: beside the core they gained nothing, H200).
+    update_with_branch(core_);
+    part_done(times_.inner);
+    for (const Box& b : slabs_) update_layer(b, compute_);
     part_done(times_.layer);
   } else {
     update_inner(inner_variant_box_, compute_);

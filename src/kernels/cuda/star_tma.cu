@@ -15,9 +15,10 @@
 // needed: that keeps far more bytes in flight than one register load per thread (H200, R = 4:
 // 86 % instead of 76 % of copy bandwidth in float). u+ is written with vector stores. With a
 // variable coefficient (the seismic inner box) its tile travels with u-'s. With the seismic PML
-// too (unified work: the whole box in one launch), points outside the inner box take the PML
-// update; phi is read and written by the threads (it covers the layer slabs only, so there is no
-// plane of it to stage).
+// too (unified work: the whole box in one launch; three-domain work: all but the x slabs), points
+// outside the inner box take the PML update; phi is read and written by the threads (it covers
+// the layer slabs only, so there is no plane of it to stage), each copying its own phi a few
+// planes ahead in the background.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -37,9 +38,10 @@ namespace tma {
 
 // Shape of one configuration: BY consumer warps (tile rows), Ahead planes in flight beyond the
 // R + 1 a consumer holds (fewer where shared memory runs out), MinBlocks per SM, whether u- is
-// staged too (each centre plane's slot also receives the tile of u- that its outputs need), and
-// whether a coefficient is read (staged after u-'s tile when u- is).
-template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef = false>
+// staged too (each centre plane's slot also receives the tile of u- that its outputs need),
+// whether a coefficient is read (staged after u-'s tile when u- is), and whether the PML branch
+// is compiled in (its threads copy their phi PhiAhead planes ahead into buffers of their own).
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef = false, bool Pml = false>
 struct Shape {
   static constexpr int V = 16 / sizeof(T);
   static constexpr int TX = 32 * V;                   // tile width in points
@@ -51,11 +53,14 @@ struct Shape {
   static constexpr int PrevBytes = StagePrev ? TX * BY * int(sizeof(T)) : 0;  // u- box: the tile, no halo
   static constexpr int StagedBytes = PrevBytes * (Coef ? 2 : 1);            // and the coefficient's
   static constexpr int SlotBytes = UBytes + (StagedBytes + 127) / 128 * 128;
-  static constexpr int Budget = 227 * 1024 / MinBlocks - 1024 - 256;  // per block, less barriers and alignment
+  static constexpr int PhiAhead = Pml ? 2 : 0;
+  static constexpr int PhiBytes = Pml ? (PhiAhead + 1) * BY * 32 * 16 : 0;  // each thread's V points, per plane
+  static constexpr int Budget = 227 * 1024 / MinBlocks - 1024 - 256 - PhiBytes;  // per block, less barriers and alignment
   static constexpr int Slots = R + 1 + Ahead < Budget / SlotBytes ? R + 1 + Ahead : Budget / SlotBytes;
   static constexpr bool Fits = Slots >= R + 2;        // at least one plane in flight
   static constexpr int Threads = 32 * (BY + 1);       // BY consumer warps + one producer warp
-  static constexpr std::size_t SmemBytes = std::size_t(Slots) * SlotBytes + 2 * Slots * sizeof(std::uint64_t) + 128;
+  static constexpr std::size_t BarrierBytes = (2 * Slots * sizeof(std::uint64_t) + 15) / 16 * 16;
+  static constexpr std::size_t SmemBytes = std::size_t(Slots) * SlotBytes + BarrierBytes + PhiBytes + 128;
 };
 
 template <class T, int V> struct Vec;
@@ -108,6 +113,16 @@ __device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned parity) {
       "r"(parity)
       : "memory");
 }
+// A thread's own 16-byte copy from global to shared memory in the background (sm_80+), in groups
+// it commits and waits for.
+__device__ __forceinline__ void copy_async_16(void* dst, const void* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem(dst)), "l"(src) : "memory");
+}
+__device__ __forceinline__ void copy_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int Pending>
+__device__ __forceinline__ void copy_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
+}
 __device__ __forceinline__ void tma_load_plane(void* dst, const CUtensorMap* map, int x, int y, int z,
                                                std::uint64_t* bar) {
   asm volatile(
@@ -128,7 +143,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
                     const __grid_constant__ CUtensorMap coef_map, const native::StarArgs<T> a, int o0, int o1,
                     int o2, int z_chunk) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef>;
+  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>;
   constexpr int V = S::V;
   T* __restrict__ u_prev = a.u_prev;
   const T* __restrict__ coef = a.coef;
@@ -141,6 +156,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   auto coef_slot = [&](int s) { return prev_slot(s) + S::TX * BY; };
   std::uint64_t* full = reinterpret_cast<std::uint64_t*>(base + std::size_t(S::Slots) * S::SlotBytes);
   std::uint64_t* empty = full + S::Slots;
+  T* phi_ahead = reinterpret_cast<T*>(base + std::size_t(S::Slots) * S::SlotBytes + S::BarrierBytes);
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int x0 = a.lo[0] + blockIdx.x * S::TX, y0 = a.lo[1] + blockIdx.y * BY;
@@ -207,9 +223,29 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     for (int v = 0; v < V; ++v) eta_x[v] = L.eta[0][x + v + 1], step_x[v] = L.eta_step(0, x + v);
     eta_y = L.eta[1][y + 1], step_y = L.eta_step(1, y);
   }
+  // phi of this thread's points at plane z as one vector: where it starts, or -1 (an inner row, or
+  // points whose phi does not lie in one slab row starting on a whole vector). Such vectors are
+  // copied PhiAhead planes ahead into the thread's own buffers: read when the update needs them,
+  // they left every warp of a layer row waiting (minimod 1000^3, three-domain work: the core's
+  // 944 M points took 5.73 ms per step, 1.17 ms more than at the inner box's rate, H200).
+  auto phi_vector_at = [&](int z) -> std::int64_t {
+    if (!Pml || !active || L.inner_plane(y, z)) return -1;
+    const std::int64_t q0 = L.phi_at(x, y, z);
+    return L.slabs[kSlabFields * L.slab_of(x, y, z) + kSlabPacked] != 0 && q0 % V == 0 ? q0 : -1;
+  };
+  auto phi_buffer = [&](int k) { return phi_ahead + ((k % (S::PhiAhead + 1)) * BY * 32 + threadIdx.x) * V; };
+  auto fetch_phi = [&](int k) {  // plane zb + k; one group per plane, empty where nothing is copied
+    if constexpr (Pml) {
+      const std::int64_t q0 = k < nz ? phi_vector_at(zb + k) : -1;
+      if (q0 >= 0) copy_async_16(phi_buffer(k), L.phi + q0);
+      copy_async_commit();
+    }
+  };
+  for (int k = 0; k < S::PhiAhead; ++k) fetch_phi(k);
 
   for (int k = 0; k < nz; ++k) {
     const int lead = k + 2 * R, centre = k + R;
+    fetch_phi(k + S::PhiAhead);
     arrived(lead);
     load<T, V>(slot(lead % S::Slots) + own, w[2 * R]);
     if (!is_centre(lead)) release(lead);
@@ -262,13 +298,15 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
       auto layer_point = [&](int v) { return layer_row || x + v < L.ilo[0] || x + v >= L.ihi[0]; };
       if (active && (layer_row || x < L.ilo[0] || x + V > L.ihi[0])) {
         const T eta_z = L.eta[2][z + 1], step_z = L.eta_step(2, z);
-        // phi as one vector where the row's points lie in one slab whose rows start on whole vectors.
-        const std::int64_t q0 = L.phi_at(x, y, z);
-        const bool vector = layer_row && L.slabs[kSlabFields * L.slab_of(x, y, z) + 6] != 0 && q0 % V == 0;
+        // phi as one vector (copied ahead) where the row's points lie in one slab whose rows start
+        // on whole vectors.
+        const std::int64_t q0 = phi_vector_at(z);
+        const bool vector = q0 >= 0;
         T ph[V] = {};
-        if (vector)
-          load_global<T, V>(L.phi + q0, ph);
-        else
+        if (vector) {
+          copy_async_wait<S::PhiAhead>();
+          load<T, V>(phi_buffer(k), ph);
+        } else
 #pragma unroll
           for (int v = 0; v < V; ++v)
             if (layer_point(v)) ph[v] = L.phi[L.phi_at(x + v, y, z)];
@@ -355,7 +393,7 @@ CUtensorMap plane_map(const T* data, const native::StarArgs<T>& a, int box_x, in
 
 template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml>
 void launch(const native::StarArgs<T>& a) {
-  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef>;
+  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>;
   const std::int64_t rows = a.sz / a.sy;
   const CUtensorMap u_map = plane_map(a.u, a, S::RowLen, S::Rows);
   const CUtensorMap prev_map = plane_map<T>(a.u_prev, a, S::TX, BY);
@@ -397,11 +435,11 @@ void launch(const native::StarArgs<T>& a) {
 template <class T, int R, bool Coef, bool Pml = false>
 void launch_rows(const native::StarArgs<T>& a) {
   const int rows = a.rows != 0 ? a.rows : Pml ? 15 : 16;
-  if constexpr (tma::Shape<T, R, 8, 3, 2, true, Coef>::Fits)
+  if constexpr (tma::Shape<T, R, 8, 3, 2, true, Coef, Pml>::Fits)
     if (rows == 8) return launch<T, R, 8, 3, 2, true, Coef, Pml>(a);
-  if constexpr (tma::Shape<T, R, 15, 3, 1, true, Coef>::Fits)
+  if constexpr (tma::Shape<T, R, 15, 3, 1, true, Coef, Pml>::Fits)
     if (rows == 15) return launch<T, R, 15, 3, 1, true, Coef, Pml>(a);
-  if constexpr (tma::Shape<T, R, 16, 3, 1, true, Coef>::Fits)
+  if constexpr (tma::Shape<T, R, 16, 3, 1, true, Coef, Pml>::Fits)
     return launch<T, R, 16, 3, 1, true, Coef, Pml>(a);
   else
     return launch<T, R, 16, 3, 1, false, Coef, Pml>(a);

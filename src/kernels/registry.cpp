@@ -17,7 +17,13 @@ std::unique_ptr<Variant> make_cuda_star_stream();
 std::unique_ptr<Variant> make_cuda_star_tma();
 std::unique_ptr<Variant> make_kk_spmv();
 std::unique_ptr<Variant> make_hip_star_fused();
+std::unique_ptr<Variant> make_host_star();
 }  // namespace kernels
+
+namespace {
+constexpr bool kHostBuild =
+    std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
+}  // namespace
 
 const std::vector<std::unique_ptr<Variant>>& variants() {
   static const auto list = [] {
@@ -29,6 +35,7 @@ const std::vector<std::unique_ptr<Variant>>& variants() {
 #ifdef WAVEFD_HAVE_HIP_NATIVE
     v.push_back(kernels::make_hip_star_fused());
 #endif
+    if constexpr (kHostBuild) v.push_back(kernels::make_host_star());
     v.push_back(kernels::make_mdrange_stream());
     v.push_back(kernels::make_mdrange_star());
     v.push_back(kernels::make_team_stream());
@@ -53,11 +60,9 @@ std::vector<std::string> variant_names() {
 namespace {
 // What "auto" takes until a tuning cache says otherwise: the fastest measured variant that supports
 // the stencil, per kind of device (docs/performance.md).
-constexpr bool kHostBuild =
-    std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
 const std::vector<std::string>& auto_order() {
-  static const std::vector<std::string> host{"mdrange-star", "plane-stream", "team-stream", "mdrange-stream",
-                                             "mdrange-general"};
+  static const std::vector<std::string> host{"host-star", "mdrange-star", "plane-stream", "team-stream",
+                                             "mdrange-stream", "mdrange-general"};
   static const std::vector<std::string> gpu{"cuda-star-tma", "cuda-star-stream", "mdrange-stream", "mdrange-star", "team-stream",
                                             "plane-stream", "mdrange-general"};
   return kHostBuild ? host : gpu;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "comm/ghost_shell.hpp"
 #include "wavefd/two_step.hpp"
 
 namespace wavefd {
@@ -82,6 +83,43 @@ TEST(LocalHalo, RigidIsOddReflectionAboutWallNodes) { check_ghosts(Boundary::rig
 TEST(LocalHalo, HaloAsWideAsTheGrid) {
   check_ghosts(Boundary::periodic, {4, 5, 4}, 4);
   check_ghosts(Boundary::rigid, {4, 5, 4}, 4);
+}
+
+// The fill as the build runs it (rows on host backends) against the point-at-a-time shell, for
+// every rule on every face (keep ghosts hold message-like values that must be copied, not
+// replaced), and in the two parts a step splits it into: the same bits everywhere.
+TEST(GhostFill, BuildsFillEqualsThePointShellForEveryFaceRule) {
+  const Index3 n{6, 5, 7};
+  const int h = 3;
+  const Layout l = make_layout(n, h, true, 8);
+  const comm::GhostFill rules[3] = {comm::GhostFill::keep, comm::GhostFill::wrap, comm::GhostFill::reflect};
+  auto start = Kokkos::create_mirror_view(Kokkos::View<double*>("start", l.alloc));
+  for (index_t i = 0; i < l.alloc; ++i) start(i) = std::numeric_limits<double>::quiet_NaN();
+  for (index_t k = -h; k < n[2] + h; ++k)
+    for (index_t j = -h; j < n[1] + h; ++j)
+      for (index_t i = -h; i < n[0] + h; ++i) start(l.at(i, j, k)) = 1.0 + i + 16.0 * j + 256.0 * k;
+  for (int code = 0; code < 729; ++code) {
+    comm::FaceFills fills;
+    for (int face = 0, c = code; face < 6; ++face, c /= 3) fills[face / 2][face % 2] = rules[c % 3];
+    Field<double> by_points = make_field<double>("points", l), by_build = make_field<double>("build", l),
+                  by_parts = make_field<double>("parts", l);
+    for (auto* f : {&by_points, &by_build, &by_parts}) Kokkos::deep_copy(f->data, start);
+    const comm::GhostShell<double> shell(by_points.data, l, fills);
+    Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::IndexType<index_t>>(0, shell.points()), shell);
+    comm::fill_ghosts(Kokkos::DefaultExecutionSpace{}, by_build, fills);
+    comm::fill_ghosts(Kokkos::DefaultExecutionSpace{}, by_parts, fills, comm::ShellPart::z_inside);
+    comm::fill_ghosts(Kokkos::DefaultExecutionSpace{}, by_parts, fills, comm::ShellPart::z_planes);
+    auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, by_points.data);
+    auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, by_build.data);
+    auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, by_parts.data);
+    for (index_t k = -h; k < n[2] + h; ++k)
+      for (index_t j = -h; j < n[1] + h; ++j)
+        for (index_t i = -h; i < n[0] + h; ++i) {
+          const index_t p = l.at(i, j, k);
+          ASSERT_EQ(a(p), b(p)) << "faces code " << code << " at " << i << "," << j << "," << k;
+          ASSERT_EQ(a(p), c(p)) << "faces code " << code << " (two parts) at " << i << "," << j << "," << k;
+        }
+  }
 }
 
 TEST(TwoStep, RefusesCourantAboveLimitBeforeAllocating) {

@@ -4,6 +4,8 @@
 // faces on a rigid wall, after the messages have filled the others.
 #include <array>
 #include <cstdint>
+#include <vector>
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
@@ -92,6 +94,81 @@ struct GhostShell {
 // z ghost planes (edges and corners included).
 enum class ShellPart { all, z_inside, z_planes };
 
+// The same fill on host backends, axis after axis and a row at a time: the x ghosts of each row,
+// then whole ghost rows (y), then whole ghost planes (z), each copied from its source with the
+// sign of its rule. Each point is written once, in the pass of the last axis whose rule fills it,
+// from a point the earlier passes (or a message) completed, so the bits are GhostShell's. Why: a
+// point at a time, with four integer divisions and a scattered x face, took 15 ms of a 44 ms step
+// at 256^3 on 2 cores; rows are contiguous copies that the compiler vectorises.
+template <class T>
+struct GhostRows {
+  GhostShell<T> shell;  // the rules (source()) and the layout
+  int pass;             // 0: x ghosts of rows, 1: ghost rows, 2: rows of ghost planes
+  index_t z_lo;         // the first plane this pass visits
+  index_t rows_per_plane;
+  // The x ghosts that the rules fill, with their sources and signs (0: a wall node), worked out
+  // once: the same in every row.
+  Kokkos::View<index_t* [2], Kokkos::HostSpace> x_from;
+  Kokkos::View<T*, Kokkos::HostSpace> x_sign;
+
+  GhostRows(const GhostShell<T>& s, int pass_, index_t z_lo_)
+      : shell(s), pass(pass_), z_lo(z_lo_), rows_per_plane(s.l.n[1] + 2 * s.l.halo) {
+    std::vector<std::array<index_t, 2>> from;
+    std::vector<T> signs;
+    const index_t h = s.l.halo, n = s.l.n[0];
+    for (index_t x = -h; x < n + h; x = x == -1 ? n : x + 1) {
+      T sign = T(1);
+      bool wall = false, own = false;
+      const index_t sx = s.source(0, x, sign, wall, own);
+      if (own) from.push_back({x, sx}), signs.push_back(wall ? T(0) : sign);
+    }
+    x_from = decltype(x_from)("wavefd::ghost_x_from", from.size());
+    x_sign = decltype(x_sign)("wavefd::ghost_x_sign", from.size());
+    for (std::size_t i = 0; i < from.size(); ++i) x_from(i, 0) = from[i][0], x_from(i, 1) = from[i][1], x_sign(i) = signs[i];
+  }
+
+  // Whether coordinate v along `axis` is a ghost that this fill writes.
+  KOKKOS_INLINE_FUNCTION bool filled(int axis, index_t v) const {
+    T sign = T(1);
+    bool wall = false, own = false;
+    shell.source(axis, v, sign, wall, own);
+    return own;
+  }
+
+  // Copies `count` points from `from` to `to` with a sign, or zeros them on a wall.
+  KOKKOS_INLINE_FUNCTION void copy(T* to, const T* from, index_t count, T sign, bool wall) const {
+    if (wall)
+      for (index_t i = 0; i < count; ++i) to[i] = T(0);
+    else
+      for (index_t i = 0; i < count; ++i) to[i] = sign * from[i];
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(index_t row) const {
+    const Layout& l = shell.l;
+    const index_t h = l.halo, y = row % rows_per_plane - h, z = z_lo + row / rows_per_plane;
+    T* f = shell.f.data();
+    T sign = T(1);
+    bool wall = false, own = false;
+    if (pass == 2) {  // a row of a filled ghost plane, from the same row of its source plane
+      const index_t sz = shell.source(2, z, sign, wall, own);
+      copy(f + l.at(-h, y, z), f + l.at(-h, y, sz), l.n[0] + 2 * h, sign, wall);
+      return;
+    }
+    if (pass == 1) {  // a whole ghost row, from its source row
+      if (!filled(1, y)) return;
+      const index_t sy = shell.source(1, y, sign, wall, own);
+      copy(f + l.at(-h, y, z), f + l.at(-h, sy, z), l.n[0] + 2 * h, sign, wall);
+      return;
+    }
+    if (filled(1, y)) return;  // pass 1 writes it
+    T* r = f + l.at(0, y, z);
+    for (std::size_t i = 0; i < x_sign.extent(0); ++i) {
+      const T sign_i = x_sign(i);
+      r[x_from(i, 0)] = sign_i == T(0) ? T(0) : sign_i * r[x_from(i, 1)];
+    }
+  }
+};
+
 // Enqueues the fill on `exec`; nothing when no face wraps or reflects.
 template <class T>
 void fill_ghosts(const Kokkos::DefaultExecutionSpace& exec, Field<T>& f, const FaceFills& fills,
@@ -101,12 +178,30 @@ void fill_ghosts(const Kokkos::DefaultExecutionSpace& exec, Field<T>& f, const F
     for (GhostFill g : axis) any = any || g != GhostFill::keep;
   if (!any || f.layout.halo == 0) return;
   const GhostShell<T> shell(f.data, f.layout, fills);
+  using Range = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>;
+  if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>) {
+    // Rows: the x and y faces of the planes in the part (z_inside: the interior's; z_planes: the
+    // ghost planes, whose rows the z rule fills whole where it applies), then the z rule's planes.
+    const index_t h = f.layout.halo, nz = f.layout.n[2];
+    const GhostRows<T> probe(shell, 0, 0);
+    const auto planes = [&](int pass, index_t lo, index_t hi) {
+      if (hi > lo)
+        Kokkos::parallel_for("wavefd::ghost_fill_rows", Range(exec, 0, probe.rows_per_plane * (hi - lo)),
+                             GhostRows<T>(shell, pass, lo));
+    };
+    const bool z_low = probe.filled(2, -1), z_high = probe.filled(2, nz);
+    for (int pass : {0, 1}) {
+      if (part != ShellPart::z_planes) planes(pass, 0, nz);
+      if (part != ShellPart::z_inside && !z_low) planes(pass, -h, 0);
+      if (part != ShellPart::z_inside && !z_high) planes(pass, nz, nz + h);
+    }
+    if (part != ShellPart::z_inside && z_low) planes(2, -h, 0);
+    if (part != ShellPart::z_inside && z_high) planes(2, nz, nz + h);
+    return;
+  }
   const index_t begin = part == ShellPart::z_inside ? shell.z_planes() : 0;
   const index_t end = part == ShellPart::z_planes ? shell.z_planes() : shell.points();
-  Kokkos::parallel_for("wavefd::ghost_fill",
-                       Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>(
-                           exec, begin, end),
-                       shell);
+  Kokkos::parallel_for("wavefd::ghost_fill", Range(exec, begin, end), shell);
 }
 
 }  // namespace wavefd::comm

@@ -1,6 +1,7 @@
 #include "wavefd/provenance.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <string_view>
 #ifdef WAVEFD_HAVE_MPI
 #include <mpi.h>
 #endif
@@ -19,6 +20,7 @@ std::string compiler() {
 #if defined(__HIP__) && defined(HIP_VERSION_MAJOR)
   c += ", HIP " + std::to_string(HIP_VERSION_MAJOR) + "." + std::to_string(HIP_VERSION_MINOR);
 #endif
+  if (std::string_view(WAVEFD_HOST_ARCH_FLAG).size() > 0) c += std::string(" ") + WAVEFD_HOST_ARCH_FLAG;
   return c;
 }
 

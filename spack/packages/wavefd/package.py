@@ -155,6 +155,8 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
             self.define_from_variant("WAVEFD_ENABLE_MPI", "mpi"),
             self.define_from_variant("WAVEFD_ENABLE_KOKKOSKERNELS", "kokkos-kernels"),
             self.define("WAVEFD_ENABLE_TESTS", self.run_tests),
+            # Spack's compiler wrapper passes the target's -march itself.
+            self.define("WAVEFD_HOST_ARCH", ""),
         ]
         if spec.satisfies("+kokkos-kernels"):
             args.append(self.define("KokkosKernels_ROOT", spec["kokkos-kernels"].prefix))

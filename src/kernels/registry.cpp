@@ -18,6 +18,7 @@ std::unique_ptr<Variant> make_cuda_star_tma();
 std::unique_ptr<Variant> make_kk_spmv();
 std::unique_ptr<Variant> make_hip_star_fused();
 std::unique_ptr<Variant> make_host_star();
+std::unique_ptr<Variant> make_rows_stream();
 }  // namespace kernels
 
 namespace {
@@ -36,6 +37,7 @@ const std::vector<std::unique_ptr<Variant>>& variants() {
     v.push_back(kernels::make_hip_star_fused());
 #endif
     if constexpr (kHostBuild) v.push_back(kernels::make_host_star());
+    if constexpr (kHostBuild) v.push_back(kernels::make_rows_stream());
     v.push_back(kernels::make_mdrange_stream());
     v.push_back(kernels::make_mdrange_star());
     v.push_back(kernels::make_team_stream());
@@ -61,7 +63,7 @@ namespace {
 // What "auto" takes until a tuning cache says otherwise: the fastest measured variant that supports
 // the stencil, per kind of device (docs/performance.md).
 const std::vector<std::string>& auto_order() {
-  static const std::vector<std::string> host{"host-star", "mdrange-star", "plane-stream", "team-stream",
+  static const std::vector<std::string> host{"host-star", "rows-stream", "mdrange-star", "plane-stream", "team-stream",
                                              "mdrange-stream", "mdrange-general"};
   static const std::vector<std::string> gpu{"cuda-star-tma", "cuda-star-stream", "mdrange-stream", "mdrange-star", "team-stream",
                                             "plane-stream", "mdrange-general"};

@@ -5,12 +5,9 @@
 
 namespace wavefd::host {
 
-// Rows per block of star_host by default for this radius, row length and precision: the 2R + 1
-// planes of a block and its halo rows stay within about 256 KiB (a core's L2).
-int star_host_rows(int radius, int row_points, int bytes_per_value);
-
-// Updates a.lo .. a.hi (a.rows: rows per block, 0 for star_host_rows; a.coef: the variable
-// coefficient). Throws std::runtime_error for a radius outside 1..kMaxStarRadius.
+// Updates a.lo .. a.hi (a.rows: rows per block, 0 for the default of star_rows.hpp; a.coef: the
+// variable coefficient; a.images: stored row by row). Throws std::runtime_error for a radius
+// outside 1..kMaxStarRadius.
 template <class T>
 void star_host(const native::StarArgs<T>& a);
 

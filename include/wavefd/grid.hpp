@@ -41,6 +41,9 @@ struct Layout {
 
 inline constexpr int kRowAlignBytes = 128;
 
+// Whether the default execution space runs on the host (no device backend): host builds.
+inline constexpr bool kHostBuild = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
+
 // Throws Error when an extent is non-positive or smaller than the halo.
 Layout make_layout(const Index3& n, int halo, bool pad_rows, std::size_t elem_bytes);
 

@@ -8,6 +8,7 @@
 
 #include "app/commands.hpp"
 #include "bench/derivative.hpp"
+#include "bench/host_roofline.hpp"
 #include "bench/variant_timing.hpp"
 #include "io/rank_spread.hpp"
 #include "io/summary.hpp"
@@ -132,10 +133,20 @@ std::vector<BenchCase> plan_cases(const BenchCommand& b, const std::vector<Stenc
   return cases;
 }
 
+// What each case is measured against: the copy probe's bandwidth (every rank's together) and, on
+// host builds, the FMA probe's rate per precision (0 on device builds: the roof is the copy's).
+struct Roof {
+  double copy_gbs = 0;
+  double fma_per_s[2] = {0, 0};  // float, double
+
+  double fma(Precision p) const { return fma_per_s[p == Precision::f32 ? 0 : 1]; }
+};
+
 // Verifies, then times one case: a table row (rank 0) and a JSON case. Returns false when it fails
 // the verification (then it is not timed). Collective: every rank runs every case.
-bool bench_case(const BenchCommand& b, const BenchCase& c, const ParallelSpec& par, double copy_gbs,
+bool bench_case(const BenchCommand& b, const BenchCase& c, const ParallelSpec& par, const Roof& roof,
                 nlohmann::json& out) {
+  const double copy_gbs = roof.copy_gbs;
   const bool root = world_rank() == 0;
   const Stencil& s = *c.stencil;
   const Variant& v = *c.variant;
@@ -183,11 +194,24 @@ bool bench_case(const BenchCommand& b, const BenchCase& c, const ParallelSpec& p
   row["parts_alone_per_step_s"] = {
       {"halo", to_json(t.slowest.halo)}, {"core", to_json(t.slowest.core)}, {"shell", to_json(t.slowest.shell)}};
   row["per_rank_per_step_s"] = per_rank;
+  // The roof: min(memory, compute) in points per second. Memory: the copy probe's bandwidth over the
+  // bytes per point; compute: the FMA probe's rate over K + 1 floating-point operations per point
+  // (one add or fused multiply-add per stencil weight, one for u-), a lower bound of the work.
+  const double memory_roof = roof.copy_gbs * 1e9 / (bytes / points);
+  const double compute_roof = roof.fma(p) > 0 ? roof.fma(p) / double(s.size() + 1) : 0;
+  const double roof_pts = compute_roof > 0 ? std::min(memory_roof, compute_roof) : memory_roof;
+  const double percent_of_roof = 100 * points / t.slowest.step.min / roof_pts;
+  row["roof"] = {{"memory_gpts_per_s", memory_roof / 1e9},
+                 {"compute_gpts_per_s", compute_roof / 1e9},
+                 {"flops_per_point", s.size() + 1},
+                 {"bound", compute_roof > 0 && compute_roof < memory_roof ? "compute" : "memory"},
+                 {"full_step_percent", percent_of_roof},
+                 {"kernel_percent", 100 * points / t.slowest.kernel.min / roof_pts}};
   if (root)
-    std::printf("%-16s %-16s %-10s %-7s %-6s %10.4f %9.4f %9.3f %6.1f%% %10.4f %6.1f%% %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %s\n",
+    std::printf("%-16s %-16s %-10s %-7s %-6s %10.4f %9.4f %9.3f %6.1f%% %6.1f%% %10.4f %6.1f%% %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %s\n",
                 s.name.c_str(), v.name().c_str(), tile.c_str(), c.precision.c_str(), "ok", t.slowest.step.min * 1e3,
                 t.slowest.step.sd * 1e3, row["full_step"]["gpts_per_s"].get<double>(),
-                row["full_step"]["percent_of_copy"].get<double>(), t.slowest.kernel.min * 1e3,
+                row["full_step"]["percent_of_copy"].get<double>(), percent_of_roof, t.slowest.kernel.min * 1e3,
                 row["kernel"]["percent_of_copy"].get<double>(), t.slowest.halo.min * 1e6, t.slowest.core.min * 1e6,
                 t.slowest.shell.min * 1e6, per_rank["pack"]["max"].get<double>() * 1e6,
                 per_rank["wait"]["max"].get<double>() * 1e6, per_rank["unpack"]["max"].get<double>() * 1e6,
@@ -249,19 +273,38 @@ int BenchCommand::execute() {
 
   const Index3 local = largest_subdomain(grid, par.rank_grid);
   const double points = double(grid[0]) * double(grid[1]) * double(grid[2]);
-  // Copy probe sized like one local field of the largest precision benchmarked (at least 64 MiB),
-  // run by every rank at once: the sum is what the ranks' devices give together.
+  // Copy probe run by every rank at once (the sum is what the ranks' devices give together): on a
+  // device, sized like one local field of the largest precision benchmarked (at least 64 MiB); on
+  // hosts, well beyond the last-level cache (host_copy_probe_bytes). Hosts also probe the FMA rate.
   const std::size_t field_bytes = std::size_t(local[0] * local[1] * local[2]) * 8;
   (void)max_over_ranks(0.0);  // line the ranks up
-  const CopyProbe copy = probe_copy_bandwidth(std::max<std::size_t>(field_bytes, std::size_t(64) << 20), 10);
-  const double copy_gbs = sum_over_ranks(copy.gbs);
+  const CopyProbe copy = kHostBuild ? probe_host_copy_bandwidth(host_copy_probe_bytes(field_bytes, ranks), 20)
+                                    : probe_copy_bandwidth(std::max<std::size_t>(field_bytes, std::size_t(64) << 20), 10);
+  Roof roof;
+  roof.copy_gbs = sum_over_ranks(copy.gbs);
+  const double copy_gbs = roof.copy_gbs;
   const nlohmann::json copy_per_rank = spread_over_ranks(copy.gbs);
+  if (kHostBuild) {
+    nlohmann::json fma;
+    for (int bytes : {4, 8}) {
+      (void)max_over_ranks(0.0);
+      const FmaProbe f = probe_fma_rate(bytes, 5);
+      roof.fma_per_s[bytes == 4 ? 0 : 1] = sum_over_ranks(f.fma_per_s);
+      fma[bytes == 4 ? "float" : "double"] = {{"fma_per_s", roof.fma_per_s[bytes == 4 ? 0 : 1]},
+                                              {"seconds", to_json(f.seconds)}, {"fmas_per_rep", f.fmas}};
+    }
+    out["fma_probe"] = fma;
+  }
   if (root) {
-    std::printf("device: %s on %s; copy probe (Kokkos::deep_copy, %.0f MiB): %.1f GB/s", out["kokkos"]["device"].get<std::string>().c_str(),
-                Kokkos::DefaultExecutionSpace::name(), double(copy.bytes) / (1 << 20), copy_gbs);
+    std::printf("device: %s on %s; copy probe (%s, %.0f MiB): %.1f GB/s", out["kokkos"]["device"].get<std::string>().c_str(),
+                Kokkos::DefaultExecutionSpace::name(), kHostBuild ? "copy loop per thread" : "Kokkos::deep_copy",
+                double(copy.bytes) / (1 << 20), copy_gbs);
     if (ranks > 1)
       std::printf(" over %d ranks at once (%.1f..%.1f per rank)", ranks, copy_per_rank["min"].get<double>(),
                   copy_per_rank["max"].get<double>());
+    if (kHostBuild)
+      std::printf("; FMA probe: %.1f G/s float, %.1f G/s double (last-level cache %.0f MiB)", roof.fma_per_s[0] / 1e9,
+                  roof.fma_per_s[1] / 1e9, double(last_level_cache_bytes()) / (1 << 20));
     std::printf("\n%s, grid %lldx%lldx%lld, %d steps x %d reps (+%d warm-up)\n",
                 sweep.empty() ? (stencils[0].name + ", K=" + std::to_string(stencils[0].size())).c_str()
                               : "sweep hamilton: the first 20 stencils of each family",
@@ -271,7 +314,7 @@ int BenchCommand::execute() {
                   to_string(par.rank_grid).c_str(), to_string(local).c_str(), transport_name.c_str(),
                   par.overlap ? "on" : "off", mpi_library().c_str(), mpi_gpu_aware().c_str());
   }
-  out["copy_probe"] = {{"bytes", copy.bytes}, {"seconds", to_json(copy.seconds)}, {"gb_per_s", copy_gbs},
+  out["copy_probe"] = {{"method", kHostBuild ? "copy loop per thread" : "Kokkos::deep_copy"}, {"bytes", copy.bytes}, {"seconds", to_json(copy.seconds)}, {"gb_per_s", copy_gbs},
                        {"gb_per_s_per_rank", copy_per_rank}};
   if (sweep.empty()) out["stencil"] = {{"name", stencils[0].name}, {"K", stencils[0].size()}, {"radius", stencils[0].radius}};
   else out["sweep"] = sweep;
@@ -286,15 +329,16 @@ int BenchCommand::execute() {
   if (root) {
     std::printf("step = the full step as `run` does it (halo %s, overlap %s, ghost fill %s), min over reps; kernel = "
                 "the interior update alone;\nhalo/core/shell = us per step of each part alone; pack/wait/unpack = host us "
-                "per step in the halo of the full step; ghosts = who filled them in the full step%s\n",
+                "per step in the halo of the full step; ghosts = who filled them in the full step;\n%%roof = the full step "
+                "against min(copy / bytes per point, FMA rate / (K + 1))%s\n",
                 transport_name.c_str(), par.overlap ? "on" : "off", ghost_fill.c_str(),
                 ranks > 1 ? "\n(each figure the slowest rank's; the JSON has min/mean/max over ranks)" : "");
-    std::printf("%-16s %-16s %-10s %-7s %-6s %10s %9s %9s %7s %10s %7s %8s %8s %8s %8s %8s %8s %s\n", "stencil",
-                "variant", "tile", "prec", "verify", "step ms", "sd ms", "Gpts/s", "%copy", "kernel ms", "%copy", "halo",
+    std::printf("%-16s %-16s %-10s %-7s %-6s %10s %9s %9s %7s %7s %10s %7s %8s %8s %8s %8s %8s %8s %s\n", "stencil",
+                "variant", "tile", "prec", "verify", "step ms", "sd ms", "Gpts/s", "%copy", "%roof", "kernel ms", "%copy", "halo",
                 "core", "shell", "pack", "wait", "unpack", "ghosts");
   }
   int failures = 0;
-  for (const BenchCase& c : cases) failures += bench_case(*this, c, par, copy_gbs, out) ? 0 : 1;
+  for (const BenchCase& c : cases) failures += bench_case(*this, c, par, roof, out) ? 0 : 1;
   if (root && !json.empty()) {
     write_json_file(json, out, "--json");
     std::printf("results written to %s\n", json.c_str());

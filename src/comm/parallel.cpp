@@ -1,5 +1,6 @@
 #include "wavefd/parallel.hpp"
 
+#include "wavefd/grid.hpp"
 #include "wavefd/provenance.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -14,7 +15,6 @@
 namespace wavefd {
 
 namespace {
-constexpr bool kHostBuild = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
 
 #ifdef WAVEFD_HAVE_MPI
 bool mpi_on() {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "wavefd/grid.hpp"
 #include "wavefd/variant.hpp"
 
 namespace wavefd {
@@ -20,11 +21,6 @@ std::unique_ptr<Variant> make_hip_star_fused();
 std::unique_ptr<Variant> make_host_star();
 std::unique_ptr<Variant> make_rows_stream();
 }  // namespace kernels
-
-namespace {
-constexpr bool kHostBuild =
-    std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
-}  // namespace
 
 const std::vector<std::unique_ptr<Variant>>& variants() {
   static const auto list = [] {

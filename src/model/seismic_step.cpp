@@ -26,7 +26,6 @@ SeismicWork parse_seismic_work(std::string_view name, std::string_view key) {
 namespace {
 
 constexpr int kMaxRadius = 8;
-constexpr bool kHostBuild = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
 using Range = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>;
 // The layer kernel's: blocks of at most 128 threads, four of them per SM (at most 128 registers
 // per thread), as mdrange-stream's for R <= 5 in float.

@@ -66,7 +66,6 @@ void split_core_shell(const Index3& n, const Index3& w, const std::array<bool, 3
   }
 }
 
-constexpr bool kHostBuild = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
 
 // The ghost images of one rank's layout with the same rule on every face. Periodic x images are
 // widened to whole 32-byte sectors where the row has room on both sides (x = 0 starts a 128-byte

@@ -20,6 +20,7 @@ std::unique_ptr<Variant> make_kk_spmv();
 std::unique_ptr<Variant> make_hip_star_fused();
 std::unique_ptr<Variant> make_host_star();
 std::unique_ptr<Variant> make_rows_stream();
+std::unique_ptr<Variant> make_rows_general();
 }  // namespace kernels
 
 const std::vector<std::unique_ptr<Variant>>& variants() {
@@ -34,6 +35,7 @@ const std::vector<std::unique_ptr<Variant>>& variants() {
 #endif
     if constexpr (kHostBuild) v.push_back(kernels::make_host_star());
     if constexpr (kHostBuild) v.push_back(kernels::make_rows_stream());
+    if constexpr (kHostBuild) v.push_back(kernels::make_rows_general());
     v.push_back(kernels::make_mdrange_stream());
     v.push_back(kernels::make_mdrange_star());
     v.push_back(kernels::make_team_stream());
@@ -59,7 +61,7 @@ namespace {
 // What "auto" takes until a tuning cache says otherwise: the fastest measured variant that supports
 // the stencil, per kind of device (docs/performance.md).
 const std::vector<std::string>& auto_order() {
-  static const std::vector<std::string> host{"host-star", "rows-stream", "mdrange-star", "plane-stream", "team-stream",
+  static const std::vector<std::string> host{"host-star", "rows-stream", "rows-general", "mdrange-star", "plane-stream", "team-stream",
                                              "mdrange-stream", "mdrange-general"};
   static const std::vector<std::string> gpu{"cuda-star-tma", "cuda-star-stream", "mdrange-stream", "mdrange-star", "team-stream",
                                             "plane-stream", "mdrange-general"};

@@ -41,6 +41,11 @@ struct CopyProbe {
 };
 CopyProbe probe_copy_bandwidth(std::size_t bytes, int reps);
 
+// The execution space for run lines: its name, and on host builds its threads and how they are
+// bound ("OpenMP, 2 threads, OMP_PROC_BIND=spread, OMP_PLACES=cores"; unset variables say so,
+// since unbound threads may migrate between cores and NUMA nodes mid-run).
+std::string execution_line();
+
 // Kokkos version, execution space, device name and concurrency.
 nlohmann::json execution_json();
 std::string device_name();

@@ -227,7 +227,7 @@ int RunCommand::execute() {
                 s.name.c_str(), s.size(), s.radius, c.n[0], c.n[1], c.n[2],
                 std::string(to_string(spec.boundary)).c_str(), c.precision.c_str(), spec.courant,
                 s.max_courant, c.steps, kernel.variant->name().c_str(), kernel.variant_source.c_str(),
-                to_string(kernel.tile).c_str(), kernel.tile_source.c_str(), Kokkos::DefaultExecutionSpace::name());
+                to_string(kernel.tile).c_str(), kernel.tile_source.c_str(), execution_line().c_str());
     std::printf("wavefd run: %d rank(s) as %s, transport %s, %s; MPI %s (GPU-aware: %s)%s%s\n", ranks,
                 to_string(spec.parallel.rank_grid).c_str(), dist.transport.c_str(),
                 by_kernel ? "ghosts written by the kernel" : spec.parallel.overlap ? "overlap on" : "overlap off",

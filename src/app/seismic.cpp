@@ -278,7 +278,7 @@ int SeismicCommand::execute() {
     std::printf("wavefd seismic: %s work, inner box by %s (tile %s%s), layer tile %s, on %s; %d rank(s) as %s, "
                 "transport %s\n",
                 std::string(to_string(run.work)).c_str(), inner_name.c_str(), to_string(run.tile).c_str(), how,
-                to_string(run.layer_tile).c_str(), Kokkos::DefaultExecutionSpace::name(),
+                to_string(run.layer_tile).c_str(), execution_line().c_str(),
                 ranks, to_string(par.rank_grid).c_str(), std::string(to_string(par.transport)).c_str());
     std::fflush(stdout);
   }

@@ -1,7 +1,10 @@
 #include "wavefd/measure.hpp"
 
+#include "wavefd/grid.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <numeric>
 #include <sstream>
@@ -65,6 +68,20 @@ std::string device_name() {
   return "unknown host CPU";
 }
 
+std::string execution_line() {
+  std::string line = Kokkos::DefaultExecutionSpace::name();
+  if (!kHostBuild) return line;
+  const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+  line += ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+#ifdef KOKKOS_ENABLE_OPENMP
+  for (const char* name : {"OMP_PROC_BIND", "OMP_PLACES"}) {
+    const char* value = std::getenv(name);
+    line += std::string(", ") + name + (value && *value ? std::string("=") + value : std::string(" unset"));
+  }
+#endif
+  return line;
+}
+
 nlohmann::json execution_json() {
   nlohmann::json j;
   j["kokkos_version"] = std::to_string(KOKKOS_VERSION / 10000) + "." +
@@ -74,6 +91,7 @@ nlohmann::json execution_json() {
   j["host_execution_space"] = Kokkos::DefaultHostExecutionSpace::name();
   j["concurrency"] = Kokkos::DefaultExecutionSpace().concurrency();
   j["device"] = device_name();
+  j["execution"] = execution_line();
   return j;
 }
 

@@ -103,16 +103,16 @@ enum class ShellPart { all, z_inside, z_planes };
 template <class T>
 struct GhostRows {
   GhostShell<T> shell;  // the rules (source()) and the layout
-  int pass;             // 0: x ghosts of rows, 1: ghost rows, 2: rows of ghost planes
-  index_t z_lo;         // the first plane this pass visits
+  int pass = 0;         // 0: x ghosts of rows, 1: ghost rows, 2: rows of ghost planes
+  index_t z_lo = 0;     // the first plane this pass visits
   index_t rows_per_plane;
   // The x ghosts that the rules fill, with their sources and signs (0: a wall node), worked out
   // once: the same in every row.
   Kokkos::View<index_t* [2], Kokkos::HostSpace> x_from;
   Kokkos::View<T*, Kokkos::HostSpace> x_sign;
 
-  GhostRows(const GhostShell<T>& s, int pass_, index_t z_lo_)
-      : shell(s), pass(pass_), z_lo(z_lo_), rows_per_plane(s.l.n[1] + 2 * s.l.halo) {
+  // The table is built here, once per fill; each pass's launch takes a copy with its pass and z_lo.
+  explicit GhostRows(const GhostShell<T>& s) : shell(s), rows_per_plane(s.l.n[1] + 2 * s.l.halo) {
     std::vector<std::array<index_t, 2>> from;
     std::vector<T> signs;
     const index_t h = s.l.halo, n = s.l.n[0];
@@ -183,13 +183,13 @@ void fill_ghosts(const Kokkos::DefaultExecutionSpace& exec, Field<T>& f, const F
     // Rows: the x and y faces of the planes in the part (z_inside: the interior's; z_planes: the
     // ghost planes, whose rows the z rule fills whole where it applies), then the z rule's planes.
     const index_t h = f.layout.halo, nz = f.layout.n[2];
-    const GhostRows<T> probe(shell, 0, 0);
+    GhostRows<T> rows(shell);
     const auto planes = [&](int pass, index_t lo, index_t hi) {
-      if (hi > lo)
-        Kokkos::parallel_for("wavefd::ghost_fill_rows", Range(exec, 0, probe.rows_per_plane * (hi - lo)),
-                             GhostRows<T>(shell, pass, lo));
+      if (hi <= lo) return;
+      rows.pass = pass, rows.z_lo = lo;
+      Kokkos::parallel_for("wavefd::ghost_fill_rows", Range(exec, 0, rows.rows_per_plane * (hi - lo)), rows);
     };
-    const bool z_low = probe.filled(2, -1), z_high = probe.filled(2, nz);
+    const bool z_low = rows.filled(2, -1), z_high = rows.filled(2, nz);
     for (int pass : {0, 1}) {
       if (part != ShellPart::z_planes) planes(pass, 0, nz);
       if (part != ShellPart::z_inside && !z_low) planes(pass, -h, 0);

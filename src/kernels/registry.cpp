@@ -1,6 +1,5 @@
 // The variant registry: one line per variant (its factory lives in the variant's own file).
 #include <algorithm>
-#include <type_traits>
 
 #include "wavefd/grid.hpp"
 #include "wavefd/variant.hpp"

@@ -23,7 +23,7 @@ void star_host(const native::StarArgs<T>& a) {
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
-    for (int item = 0; item < rows.items; ++item) rows.update(item);
+    for (int item = 0; item < rows.blocks.items; ++item) rows.update(item);
   });
 }
 

@@ -22,8 +22,7 @@ namespace wavefd::host {
 template <class T, int R, bool Coef>
 struct StarRows {
   native::StarArgs<T> a;
-  RowBlocks blocks;
-  int items = 0;  // work items (blocks.items)
+  RowBlocks blocks;  // the work items
   T c[R + 1] = {};
 
   StarRows(const native::StarArgs<T>& args, int threads) : a(args) {
@@ -31,7 +30,6 @@ struct StarRows {
     if (a.images.active && a.hi[0] > a.lo[0] && (a.lo[0] != 0 || a.hi[0] != a.images.n[0]))
       throw std::runtime_error("star rows: ghost images need whole rows (x = 0 .. n)");
     blocks = RowBlocks(a.lo, a.hi, R, int(sizeof(T)), threads, a.rows);
-    items = blocks.items;
     for (int m = 0; m <= R; ++m) c[m] = a.c[m];
   }
 

@@ -29,7 +29,7 @@ class RowsStream final : public RowsStarVariant<RowsStream> {
     using Host = Kokkos::DefaultHostExecutionSpace;
     using Policy = Kokkos::RangePolicy<Host, Kokkos::Schedule<Kokkos::Dynamic>>;
     host::with_star_rows(native_star_args(a, box, nullptr), Host().concurrency(), "rows-stream", [&](const auto& rows) {
-      Kokkos::parallel_for("wavefd::rows_stream", Policy(0, rows.items), [rows](int item) { rows.update(item); });
+      Kokkos::parallel_for("wavefd::rows_stream", Policy(0, rows.blocks.items), [rows](int item) { rows.update(item); });
     });
   }
 };

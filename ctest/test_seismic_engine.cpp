@@ -46,13 +46,15 @@ struct EngineResult {
   std::vector<double> u;
   std::vector<std::vector<double>> traces;
   bool branch_by_inner = false;  // unified work's box or three-domain work's core by the inner variant's PML branch
+  bool pairs = false;
 };
 
 template <class T>
-EngineResult run_engine(const SeismicModel& m, SeismicWork work, const Variant* inner) {
+EngineResult run_engine(const SeismicModel& m, SeismicWork work, const Variant* inner, StepPairs pairs = StepPairs::off) {
   SeismicRun run;
   run.work = work;
   run.inner = inner;
+  run.pairs = pairs;
   const Subdomain sub = seismic_subdomain(m, run.parallel);
   SeismicStep<T> engine(m, run, m.velocity->fill(sub.box(), m.h));
   engine.advance(m.steps);
@@ -60,6 +62,7 @@ EngineResult run_engine(const SeismicModel& m, SeismicWork work, const Variant* 
   r.u = interior_values(engine.u());
   r.traces = engine.partial_traces();
   r.branch_by_inner = engine.branch_by_inner();
+  r.pairs = engine.pairs();
   return r;
 }
 
@@ -193,6 +196,51 @@ TEST(SeismicEngine, UnifiedAndSevenDomainGiveTheSameBits) {
       expect_same_bits<float>(m, inner);
       expect_same_bits<double>(m, inner);
     }
+}
+
+// Pairs of steps (scheme.pairs) by every inner variant, fused where it fuses them, against single
+// steps: the same bits, with the PML, the sponge and no layer (then the pair box is the interior
+// less R on every side, and those rims go to the layer kernel), and an odd number of steps (the
+// last one single). Against the reference as well.
+TEST(SeismicEngine, PairsGiveTheBitsOfSingleSteps) {
+  for (Absorbing a : {Absorbing::pml, Absorbing::sponge, Absorbing::none}) {
+    SeismicModel m = small_model(a, a == Absorbing::none ? OuterBoundary::rigid : OuterBoundary::zero);
+    m.n[0] = 28;
+    for (const long steps : {70L, 71L})
+      for (const Variant* inner : inner_kernels(m.stencil)) {
+        if (inner == nullptr) continue;  // the layer kernel's own inner path takes no pairs
+        m.steps = steps;
+        SCOPED_TRACE(name_of(inner) + ", " + std::string(to_string(a)) + ", " + std::to_string(steps) + " steps");
+        const EngineResult single = run_engine<float>(m, SeismicWork::seven_domain, inner);
+        const EngineResult paired = run_engine<float>(m, SeismicWork::seven_domain, inner, StepPairs::on);
+        ASSERT_FALSE(single.pairs);
+        ASSERT_TRUE(paired.pairs);
+        ASSERT_GT(max_abs(single.u), 0);
+        EXPECT_EQ(single.u, paired.u);
+        EXPECT_EQ(single.traces, paired.traces);
+        const EngineResult single_d = run_engine<double>(m, SeismicWork::seven_domain, inner);
+        const EngineResult paired_d = run_engine<double>(m, SeismicWork::seven_domain, inner, StepPairs::on);
+        EXPECT_EQ(single_d.u, paired_d.u);
+        EXPECT_EQ(single_d.traces, paired_d.traces);
+        if (a == Absorbing::pml && steps == 71) {
+          const SeismicResult ref = seismic_reference(m);
+          EXPECT_LT(relative_difference(paired.u, ref.u), tolerance<float>(m.steps));
+          EXPECT_LT(relative_difference(paired_d.u, ref.u), tolerance<double>(m.steps));
+        }
+        const bool fused = inner->fuses_pairs(m.stencil, Precision::f32);
+        const EngineResult automatic = run_engine<float>(m, SeismicWork::seven_domain, inner, StepPairs::automatic);
+        EXPECT_EQ(automatic.pairs, fused) << "scheme.pairs = auto takes pairs exactly where the variant fuses them";
+        if (fused) std::printf("  %s fuses pairs: same bits as single steps (%s)\n", name_of(inner).c_str(), std::string(to_string(a)).c_str());
+      }
+  }
+}
+
+// Pairs are seven-domain work's: unified work stays single.
+TEST(SeismicEngine, PairsOnlyInSevenDomainWork) {
+  const SeismicModel m = small_model(Absorbing::pml, OuterBoundary::zero);
+  const Variant* inner = inner_kernels(m.stencil).back();
+  EXPECT_FALSE(run_engine<float>(m, SeismicWork::unified, inner, StepPairs::on).pairs);
+  EXPECT_FALSE(run_engine<float>(m, SeismicWork::seven_domain, nullptr, StepPairs::on).pairs);
 }
 
 TEST(SeismicEngine, RefusesAVariantWithoutCoefficient) {

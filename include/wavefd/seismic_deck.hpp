@@ -34,6 +34,7 @@ struct SeismicDeck {
   std::string tile = "default";      // scheme.tile: the inner variant's tile
   std::string layer_tile = "default";  // scheme.layer_tile: the layer kernel's block XxYxZ
   std::string work = "seven-domain";  // scheme.work: seven-domain | three-domain | unified
+  std::string pairs = "auto";         // scheme.pairs: auto | on | off (two steps at a time, seismic_step.hpp)
   std::string source_term = "scaled";  // scheme.source_term: scaled | minimod | minimod-2021
   // [velocity]
   std::string velocity_model = "constant";  // velocity.model: constant | layered | gradient | file | segy

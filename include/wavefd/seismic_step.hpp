@@ -14,6 +14,16 @@
 //                 layer points only, so the branch splits no warp there.
 // Fields: u, v and vp = (V dt / h)^2 over the box (on u's layout), phi over the layer slabs
 // only; eta is not stored: it is the sum of three 1-D profiles (a few hundred values).
+//
+// Pairs (scheme.pairs, seven-domain work): two steps at a time, the inner box's two by one call
+// of the inner variant (Variant::apply_pair; one pass over memory where it fuses them). A pair:
+//   halo(u);  layer boxes: next <- step(u, v);  next += sources outside the pair box;
+//   inner variant: next, after over the pair box;  receivers on next;
+//   halo(next);  layer boxes: after <- step(next, u);  after += sources;  receivers on after;
+//   (u, v, next, after) <- (after, next, u, v)
+// where the pair box is the inner variant's box less R where it comes within R of the rank's
+// edge (ghosts of next are not known inside a pass), and those rims join the layer boxes. Two more
+// fields (next, after), so 5 fields instead of 3. Same bits as two steps.
 #include <array>
 #include <memory>
 #include <string>
@@ -28,6 +38,11 @@ enum class SeismicWork { unified, seven_domain, three_domain };
 std::string_view to_string(SeismicWork w);
 SeismicWork parse_seismic_work(std::string_view name, std::string_view key);  // throws Error
 
+// scheme.pairs: automatic = on where the inner variant fuses pairs (Variant::fuses_pairs).
+enum class StepPairs { automatic, on, off };
+std::string_view to_string(StepPairs p);
+StepPairs parse_step_pairs(std::string_view name, std::string_view key);  // throws Error
+
 struct SeismicRun {
   ParallelSpec parallel;                    // rank grid, rank, transport (overlap not yet used)
   SeismicWork work = SeismicWork::seven_domain;
@@ -37,6 +52,7 @@ struct SeismicRun {
   Tile tile{};                              // the inner variant's
   Tile layer_tile{};                        // the layer kernel's: x columns by y rows per block, z planes
                                             // per chunk (default: as the streaming variants choose)
+  StepPairs pairs = StepPairs::automatic;   // two steps at a time (seven-domain work with an inner variant)
 };
 
 // Time spent per part of a step, host-side, summed over steps (only when timed: see timed()).
@@ -53,9 +69,14 @@ class SeismicStep {
   SeismicStep(const SeismicModel& m, const SeismicRun& run, const std::vector<double>& speeds);
 
   void step();
+  // Two steps (pairs()), else one; returns how many. `most` >= 1: the steps the caller allows.
+  long take(long most);
   void advance(long n) {
-    for (long s = 0; s < n; ++s) step();
+    for (long s = 0; s < n;) s += take(n - s);
   }
+  bool pairs() const { return pairs_; }
+  Box pair_box() const { return pair_box_; }  // local coordinates; empty without pairs
+  int fields() const { return pairs_ ? 5 : 3; }  // full-grid fields held (u, v, vp; next, after)
   long steps_done() const { return steps_; }
 
   const Field<T>& u() const { return u_; }
@@ -83,11 +104,22 @@ class SeismicStep {
   const SeismicTimes& times() const { return times_; }
 
   // The parts of step() (public only because CUDA lambdas cannot live in private members).
-  void update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec);
+  // The layer kernel over b: into <- step(u, prev) (into = prev: in place).
+  void update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec, const T* u, const T* prev, T* into);
+  void update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec) {
+    update_layer(b, exec, u_.data.data(), v_.data.data(), v_.data.data());
+  }
   void update_inner(const Box& b, const Kokkos::DefaultExecutionSpace& exec);
   void update_with_branch(const Box& b);  // the inner variant's PML branch, else the layer kernel
-  void add_sources();
-  void sample_receivers(long sample);
+  // Adds step `step`'s sources to f, except at points inside `skip`.
+  void add_sources(const Field<T>& f, long step, const Box& skip = {});
+  void source_values(long step);  // src_add_ <- what step `step` adds at each source point
+  void sample_receivers(const Field<T>& f, long sample);
+  void sample_after(const Field<T>& f, long done);  // the receivers on f after `done` steps, when due
+  void step_pair();
+  // The layer kernel's boxes of one step: seven-domain work's slabs (and a pair's rims), on their
+  // instances; returns after all are done.
+  void update_layer_boxes(const std::vector<Box>& boxes, const T* u, const T* prev, T* into);
 
  private:
 
@@ -113,12 +145,18 @@ class SeismicStep {
   index_t phi_points_ = 0;
   bool pml_ = false, sponge_ = false;
   bool branch_by_inner_ = false;
+  bool pairs_ = false;
+  Field<T> next_, after_;                    // a pair's u^{n+1}, u^{n+2}
+  Box pair_box_;                             // what the inner variant updates in a pair
+  std::vector<Box> pair_layer_;              // the layer kernel's boxes in a pair: slabs_ and the rims
   // Sources: per owned point, its flat index and entries [begin, end) of (source, coefficient).
   Kokkos::View<index_t*> src_point_;
   Kokkos::View<int*> src_begin_;
   Kokkos::View<int*> src_which_;
   Kokkos::View<double*> src_coef_;
   Kokkos::View<double**, Kokkos::LayoutRight> src_amp_;  // [step][source]
+  Kokkos::View<int*> src_xyz_;               // per owned point: local x, y, z
+  Kokkos::View<T*> src_add_;                 // per owned point: what a step adds (source_values)
   // Receivers: per receiver, entries [begin, end) of (flat index, weight) it owns here.
   Kokkos::View<int*> rec_begin_;
   Kokkos::View<index_t*> rec_point_;

@@ -80,6 +80,36 @@ struct TwoStepArgs {
   PmlLayer<T> pml{};
 };
 
+// Two steps of the seismic inner box in one call (Variant::apply_pair), out of place:
+//   next  <- 2 u    + coefficient * lap(u)    - u_prev   (+ the step's sources)   over the box
+//   after <- 2 next + coefficient * lap(next) - u                                over the box
+// each with TwoStepArgs::coefficient's sum order, so a pair gives the bits of two steps. lap(next)
+// reads `next` up to R outside the box too: those points must hold u^{n+1} on entry (the layer
+// kernel's, sources included) and are not written; u and u_prev are not written. The sources:
+// what the step adds at each point (the values add_sources adds), by local coordinates; only
+// those inside the box concern apply_pair.
+template <class T>
+struct PairArgs {
+  Kokkos::View<const T*> u;       // u^n
+  Kokkos::View<const T*> u_prev;  // u^{n-1}
+  Kokkos::View<T*> next;          // u^{n+1}
+  Kokkos::View<T*> after;         // u^{n+2}
+  Kokkos::View<const T*> coefficient;
+  Kokkos::View<const int*> source_at;  // x, y, z of each source point
+  Kokkos::View<const T*> source_add;   // what step n + 1 adds there
+  Layout layout;
+  const Stencil* stencil = nullptr;
+  const DeviceStencil<T>* weights = nullptr;  // the Laplacian's (make_laplacian_stencil)
+  Kokkos::DefaultExecutionSpace exec{};
+  Tile tile{};
+  // The first step's arguments for apply(): u -> into, coefficient and the rest as here.
+  TwoStepArgs<T> step(Kokkos::View<const T*> from, Kokkos::View<T*> into) const {
+    TwoStepArgs<T> a{from, into, layout, stencil, weights, exec, tile};
+    a.coefficient = coefficient;
+    return a;
+  }
+};
+
 class Variant {
  public:
   virtual ~Variant() = default;
@@ -98,6 +128,13 @@ class Variant {
   virtual bool takes_coefficient() const { return false; }
   // Whether apply() honours TwoStepArgs::pml for this box of this layout on this build's device.
   virtual bool takes_pml(const Layout&, const Box&, Precision) const { return false; }
+  // Whether apply_pair() fuses the two steps in one pass over memory (temporal blocking) for this
+  // stencil on this build's device. Variants that do not still take pairs, by two passes.
+  virtual bool fuses_pairs(const Stencil&, Precision) const { return false; }
+  // Two steps of the seismic inner box (PairArgs). The default: two passes of apply(), each on a
+  // copy of the box (u_prev into next, u into after), the sources added in between.
+  virtual void apply_pair(const PairArgs<float>& a, const Box& box) const;
+  virtual void apply_pair(const PairArgs<double>& a, const Box& box) const;
 
   // Tiles. Variants without tunable tiles keep these defaults: no candidates, and only the
   // default tile is accepted.

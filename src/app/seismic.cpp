@@ -125,6 +125,7 @@ struct SeismicOutcome {
   SeismicTimes times;                       // this rank's, from a separate timed pass
   double layer_points = 0, bytes = 0;       // over all ranks
   bool branch_by_inner = false;             // SeismicStep::branch_by_inner()
+  bool pairs = false;                       // SeismicStep::pairs()
 };
 
 template <class T>
@@ -151,9 +152,12 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
   SeismicOutcome r;
   Kokkos::Timer timer;
   double paused = 0;
-  for (long n = 0; n < m.steps; ++n) {
-    engine.step();
-    r.steps = n + 1;
+  while (r.steps < m.steps) {
+    // Two steps at a time where the engine takes pairs, unless the step between is due for a
+    // slice or a check.
+    const long between = r.steps + 1;
+    const bool stop_between = slices.due(between, m.steps) || between % check_interval == 0;
+    r.steps += engine.take(stop_between ? 1 : m.steps - r.steps);
     if (progress.due(timer.seconds())) {
       Kokkos::fence("wavefd::progress");
       progress.report(r.steps, timer.seconds());
@@ -198,8 +202,9 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
   for (double* t : {&r.times.inner, &r.times.layer, &r.times.halo, &r.times.sources, &r.times.receivers})
     *t /= double(timed);
   r.branch_by_inner = engine.branch_by_inner();
+  r.pairs = engine.pairs();
   r.layer_points = sum_over_ranks(double(engine.layer_points()));
-  r.bytes = sum_over_ranks(double(l.alloc) * 3 * sizeof(T) + double(engine.layer_points()) * sizeof(T));
+  r.bytes = sum_over_ranks(double(l.alloc) * engine.fields() * sizeof(T) + double(engine.layer_points()) * sizeof(T));
   return r;
 }
 
@@ -237,6 +242,7 @@ int SeismicCommand::execute() {
     m = make_seismic_model(d, velocity, vmax);
     run.parallel = par;
     run.work = parse_seismic_work(d.work, "scheme.work");
+    run.pairs = parse_step_pairs(d.pairs, "scheme.pairs");
     run.inner = inner_variant(d.variant, m.stencil, precision);
     run.tile = parse_tile(d.tile, "scheme.tile");
     // auto: what `wavefd tune --seismic` recorded for this inner box, if anything (its tile unless
@@ -307,6 +313,9 @@ int SeismicCommand::execute() {
   if (run.work == SeismicWork::three_domain)
     std::printf("wavefd seismic: three-domain work: the core by %s, the x slabs by the layer kernel\n",
                 branch_kernel.c_str());
+  const bool fused = r.pairs && run.inner->fuses_pairs(m.stencil, precision);
+  const std::string pair_kernel = !r.pairs ? "off" : fused ? "on, fused by " + inner_name : "on, by two passes of " + inner_name;
+  if (r.pairs) std::printf("wavefd seismic: pairs of steps %s\n", pair_kernel.c_str());
   std::printf("wavefd seismic: per step (timed pass, rank 0): inner %.4g s, layer %.4g s, halo %.4g s; "
               "memory %.2f bytes per point (%.1f%% of the points in the layer)\n",
               r.times.inner, r.times.layer, r.times.halo, r.bytes / points, 100 * r.layer_points / points);
@@ -332,7 +341,7 @@ int SeismicCommand::execute() {
                   {"outer", to_string(m.outer)}, {"source_term", d.source_term}, {"sources", m.sources.size()},
                   {"receivers", m.receivers.positions.size()}, {"every", m.receivers.every}};
     j["work"] = {{"decomposition", to_string(run.work)}, {"inner_variant", inner_name},
-                 {"tile", to_string(run.tile)}, {"layer_tile", to_string(run.layer_tile)}};
+                 {"tile", to_string(run.tile)}, {"layer_tile", to_string(run.layer_tile)}, {"pairs", pair_kernel}};
     if (run.work == SeismicWork::unified) j["work"]["unified_kernel"] = branch_kernel;
     if (run.work == SeismicWork::three_domain) j["work"]["core_kernel"] = branch_kernel;
     j["parallel"] = {{"ranks", par.rank_grid}, {"transport", to_string(par.transport)}};

@@ -313,6 +313,7 @@ const Key& schema() {
       {.name = "tile", .read = text(&D::tile)},
       {.name = "layer_tile", .read = text(&D::layer_tile)},
       {.name = "work", .read = choice(&D::work, {"seven-domain", "three-domain", "unified"})},
+      {.name = "pairs", .read = choice(&D::pairs, {"auto", "on", "off"})},
       {.name = "source_term", .read = choice(&D::source_term, {"scaled", "minimod", "minimod-2021"})},
     }},
     {.name = "velocity", .keys = {

@@ -15,6 +15,7 @@ std::unique_ptr<Variant> make_mdrange_stream();
 std::unique_ptr<Variant> make_plane_stream();
 std::unique_ptr<Variant> make_cuda_star_stream();
 std::unique_ptr<Variant> make_cuda_star_tma();
+std::unique_ptr<Variant> make_cuda_star_pair();
 std::unique_ptr<Variant> make_kk_spmv();
 std::unique_ptr<Variant> make_hip_star_fused();
 std::unique_ptr<Variant> make_host_star();
@@ -28,6 +29,7 @@ const std::vector<std::unique_ptr<Variant>>& variants() {
 #ifdef WAVEFD_HAVE_CUDA_NATIVE
     v.push_back(kernels::make_cuda_star_stream());
     v.push_back(kernels::make_cuda_star_tma());
+    v.push_back(kernels::make_cuda_star_pair());
 #endif
 #ifdef WAVEFD_HAVE_HIP_NATIVE
     v.push_back(kernels::make_hip_star_fused());

@@ -24,7 +24,8 @@ struct LayerStream {
   static constexpr int XL = (R + V - 1) / V * V;  // x halo read on each side, whole packs
 
   const T* u;
-  T* v;
+  const T* v;    // u^{n-1}
+  T* into;       // u^{n+1}: v itself for a step in place, another field in a pair's steps
   const T* vp;
   PmlLayer<T> layer;  // phi (the PML's only), eta and the inner box
   Layout l;
@@ -102,7 +103,7 @@ struct LayerStream {
         else L.phi[q] = next.phi_next;
       }
       if (phi_pack) kernels::store_pack<T, V>(L.phi + q0, ph_out);
-      kernels::store_pack<T, V>(v + p, out);
+      kernels::store_pack<T, V>(into + p, out);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }
   }

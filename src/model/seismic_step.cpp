@@ -23,6 +23,17 @@ SeismicWork parse_seismic_work(std::string_view name, std::string_view key) {
   throw Error(std::string(key) + " = '" + std::string(name) + "' is unknown; accepted: seven-domain, three-domain, unified");
 }
 
+std::string_view to_string(StepPairs p) {
+  return p == StepPairs::automatic ? "auto" : p == StepPairs::on ? "on" : "off";
+}
+
+StepPairs parse_step_pairs(std::string_view name, std::string_view key) {
+  if (name == "auto") return StepPairs::automatic;
+  if (name == "on") return StepPairs::on;
+  if (name == "off") return StepPairs::off;
+  throw Error(std::string(key) + " = '" + std::string(name) + "' is unknown; accepted: auto, on, off");
+}
+
 namespace {
 
 constexpr int kMaxRadius = 8;
@@ -33,6 +44,18 @@ constexpr int kLayerThreads = 128;
 using LayerPolicy = Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::LaunchBounds<kLayerThreads, 4>,
                                           Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                                           Kokkos::IndexType<index_t>>;
+
+// With `on`: fences and adds the time since the previous part to `into` (SeismicStep::set_timed).
+struct PartTimer {
+  bool on;
+  Kokkos::Timer clock{};
+  void operator()(double& into) {
+    if (!on) return;
+    Kokkos::fence("wavefd::seismic_timed");
+    into += clock.seconds();
+    clock.reset();
+  }
+};
 
 Box intersect(const Box& a, const Box& b) {
   Box r;
@@ -187,6 +210,7 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
 
   // Sources: the support points this rank owns, merged by point (sources in order within each).
   std::map<index_t, std::vector<std::pair<int, double>>> by_point;
+  std::map<index_t, Index3> where;
   const index_t steps = std::max<long>(m.steps, 1);
   src_amp_ = Kokkos::View<double**, Kokkos::LayoutRight>("wavefd::source_amplitude", steps, m.sources.size());
   auto amp = Kokkos::create_mirror_view(src_amp_);
@@ -200,6 +224,7 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
       const double speed = speeds[std::size_t(l[0] + sub_.local[0] * (l[1] + sub_.local[1] * l[2]))];
       const double scale = m.source_scaled ? (speed * m.dt) * (speed * m.dt) / (m.h * m.h * m.h) : 1.0;
       by_point[layout_.at(l[0], l[1], l[2])].push_back({int(s), src.amplitude * g.weight * scale});
+      where[layout_.at(l[0], l[1], l[2])] = l;
     }
     for (index_t n = 0; n < index_t(m.steps); ++n)
       amp(n, s) = src.wavelet->at(double(n + (m.source_one_step_late ? 1 : 0)) * m.dt);
@@ -208,8 +233,10 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   std::vector<index_t> point;
   std::vector<int> begin{0}, which;
   std::vector<double> coef;
+  std::vector<int> xyz;
   for (const auto& [p, entries] : by_point) {
     point.push_back(p);
+    for (int d = 0; d < 3; ++d) xyz.push_back(int(where[p][d]));
     for (const auto& [s, c] : entries) which.push_back(s), coef.push_back(c);
     begin.push_back(int(which.size()));
   }
@@ -217,6 +244,8 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   src_begin_ = to_device<int>("wavefd::source_begin", begin);
   src_which_ = to_device<int>("wavefd::source_which", which);
   src_coef_ = to_device<double>("wavefd::source_coef", coef);
+  src_xyz_ = to_device<int>("wavefd::source_xyz", xyz);
+  src_add_ = Kokkos::View<T*>("wavefd::source_add", point.size());
 
   // Receivers: the support points this rank owns, in the order spread_weights gives them.
   std::vector<int> rbegin{0};
@@ -250,6 +279,42 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
         Kokkos::Experimental::partition_space(compute_, 1, 1, 1, 1, 1, 1);
     slab_exec_.assign(parts.begin(), parts.end());
   }
+  // Pairs: the inner variant's box less the rims within R of the rank's edge (along x whole
+  // packs), where the ring of `next` a pair box reads would be ghosts; the rims go to the layer kernel.
+  const bool fuses = run.inner != nullptr && run.inner->fuses_pairs(m.stencil, precision);
+  pairs_ = run.work == SeismicWork::seven_domain && run.inner != nullptr && !inner_variant_box_.empty() &&
+           (run.pairs == StepPairs::on || (run.pairs == StepPairs::automatic && fuses));
+  if (pairs_) {
+    const index_t radius = m.stencil.radius, reach_x = (radius + pack - 1) / pack * pack;
+    Box& p = pair_box_;
+    p = inner_variant_box_;
+    for (int d = 0; d < 3; ++d) {
+      const index_t reach = d == 0 ? reach_x : radius;
+      p.lo[d] = std::max(p.lo[d], reach);
+      p.hi[d] = std::max(p.lo[d], std::min(p.hi[d], sub_.local[d] - reach));
+    }
+    p.hi[0] = p.lo[0] + p.extent(0) / pack * pack;
+    pairs_ = !p.empty();
+  }
+  if (pairs_) {
+    pair_layer_ = slabs_;
+    Box rest = inner_variant_box_;  // peeled face by face: what is left of it outside the pair box
+    for (int d = 2; d >= 0; --d) {
+      Box below = rest, above = rest;
+      below.hi[d] = pair_box_.lo[d], above.lo[d] = pair_box_.hi[d];
+      for (const Box& rim : {below, above})
+        if (!rim.empty()) pair_layer_.push_back(rim);
+      rest.lo[d] = pair_box_.lo[d], rest.hi[d] = pair_box_.hi[d];
+    }
+    next_ = make_field<T>("wavefd::seismic_next", layout_);
+    after_ = make_field<T>("wavefd::seismic_after", layout_);
+    Kokkos::deep_copy(next_.data, T(0));  // zero ghosts, as u's and v's
+    Kokkos::deep_copy(after_.data, T(0));
+    if (!kHostBuild && slab_exec_.size() < pair_layer_.size()) {
+      const auto parts = Kokkos::Experimental::partition_space(compute_, std::vector<int>(pair_layer_.size(), 1));
+      slab_exec_.assign(parts.begin(), parts.end());
+    }
+  }
   HaloSpec h{.boundary = m.outer == OuterBoundary::zero ? Boundary::zero : Boundary::rigid,
              .transport = run.parallel.transport,
              .decomposition = split,
@@ -262,10 +327,11 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
 }
 
 template <class T>
-void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec) {
+void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec, const T* u, const T* prev,
+                                  T* into) {
   if (b.empty()) return;
   const auto launch = [&]<int R, int V, int Kind>() {
-    seismic::LayerStream<T, R, V, Kind> f{u_.data.data(), v_.data.data(), vp_.data(), layer_, layout_, {}, b, 0};
+    seismic::LayerStream<T, R, V, Kind> f{u, prev, into, vp_.data(), layer_, layout_, {}, b, 0};
     for (int m = 0; m <= R; ++m) f.c[m] = axis_c_[std::size_t(m)];
     // Chunks of 4 R planes, not 16 R: a slab has few columns (6750 in a y slab of minimod's 1000^3),
     // and a third of the GPU's threads left it latency-bound.
@@ -319,15 +385,19 @@ void SeismicStep<T>::update_with_branch(const Box& b) {
 }
 
 template <class T>
-void SeismicStep<T>::add_sources() {
-  if (src_point_.extent(0) == 0 || steps_ >= index_t(src_amp_.extent(0))) return;
+void SeismicStep<T>::add_sources(const Field<T>& f, long step, const Box& skip) {
+  if (src_point_.extent(0) == 0 || step >= long(src_amp_.extent(0))) return;
   const auto point = src_point_;
   const auto begin = src_begin_;
   const auto which = src_which_;
   const auto coef = src_coef_;
-  const auto amp = Kokkos::subview(src_amp_, steps_, Kokkos::ALL);
-  const auto v = v_.data;
+  const auto xyz = src_xyz_;
+  const auto amp = Kokkos::subview(src_amp_, step, Kokkos::ALL);
+  const auto v = f.data;
   Kokkos::parallel_for("wavefd::seismic_sources", Range(compute_, 0, index_t(point.extent(0))), KOKKOS_LAMBDA(index_t i) {
+    bool skipped = true;
+    for (int d = 0; d < 3; ++d) skipped = skipped && xyz(3 * i + d) >= skip.lo[d] && xyz(3 * i + d) < skip.hi[d];
+    if (skipped) return;
     double sum = 0;
     for (int e = begin(i); e < begin(i + 1); ++e) sum += coef(e) * amp(which(e));
     v(point(i)) += static_cast<T>(sum);
@@ -335,14 +405,30 @@ void SeismicStep<T>::add_sources() {
 }
 
 template <class T>
-void SeismicStep<T>::sample_receivers(long sample) {
+void SeismicStep<T>::source_values(long step) {
+  if (src_point_.extent(0) == 0) return;
+  if (step >= long(src_amp_.extent(0))) return Kokkos::deep_copy(compute_, src_add_, T(0));
+  const auto begin = src_begin_;
+  const auto which = src_which_;
+  const auto coef = src_coef_;
+  const auto amp = Kokkos::subview(src_amp_, step, Kokkos::ALL);
+  const auto add = src_add_;
+  Kokkos::parallel_for("wavefd::seismic_source_values", Range(compute_, 0, index_t(add.extent(0))), KOKKOS_LAMBDA(index_t i) {
+    double sum = 0;  // as add_sources sums
+    for (int e = begin(i); e < begin(i + 1); ++e) sum += coef(e) * amp(which(e));
+    add(i) = static_cast<T>(sum);
+  });
+}
+
+template <class T>
+void SeismicStep<T>::sample_receivers(const Field<T>& f, long sample) {
   const index_t receivers = index_t(samples_.extent(0));
   if (receivers == 0) return;
   const auto begin = rec_begin_;
   const auto point = rec_point_;
   const auto weight = rec_weight_;
   const auto samples = samples_;
-  const auto v = v_.data;
+  const auto v = f.data;
   Kokkos::parallel_for("wavefd::seismic_receivers", Range(compute_, 0, receivers), KOKKOS_LAMBDA(index_t r) {
     double sum = 0;
     for (int e = begin(r); e < begin(r + 1); ++e) sum += weight(e) * double(v(point(e)));
@@ -352,13 +438,7 @@ void SeismicStep<T>::sample_receivers(long sample) {
 
 template <class T>
 void SeismicStep<T>::step() {
-  Kokkos::Timer clock;
-  auto part_done = [&](double& into) {
-    if (!timed_) return;
-    Kokkos::fence("wavefd::seismic_timed");
-    into += clock.seconds();
-    clock.reset();
-  };
+  PartTimer part_done{timed_};
   halo_->start(u_);
   halo_->finish(u_);
   part_done(times_.halo);
@@ -378,20 +458,70 @@ void SeismicStep<T>::step() {
     // they slowed its kernel more than they gained (H200, minimod 1000^3: 6.87 s against 4.13 +
     // 2.46 ms per step one after the other). The slabs' instances must not start before this
     // instance's writes (the halo, the previous step's sources, the inner box) are done.
-    if (!slab_exec_.empty()) compute_.fence("wavefd::seismic_before_slabs");
-    for (std::size_t s = 0; s < slabs_.size(); ++s)
-      update_layer(slabs_[s], slab_exec_.empty() ? compute_ : slab_exec_[s % slab_exec_.size()]);
-    for (const auto& e : slab_exec_) e.fence("wavefd::seismic_slabs");
+    update_layer_boxes(slabs_, u_.data.data(), v_.data.data(), v_.data.data());
     part_done(times_.layer);
   }
-  add_sources();
+  add_sources(v_, steps_);
   part_done(times_.sources);
-  const long done = steps_ + 1;
-  if (samples_.extent(0) > 0 && done % model_.receivers.every == 0 && done / model_.receivers.every < model_.samples())
-    sample_receivers(done / model_.receivers.every);
+  sample_after(v_, steps_ + 1);
   part_done(times_.receivers);
   std::swap(u_, v_);
   ++steps_;
+}
+
+template <class T>
+void SeismicStep<T>::sample_after(const Field<T>& f, long done) {
+  if (samples_.extent(0) > 0 && done % model_.receivers.every == 0 && done / model_.receivers.every < model_.samples())
+    sample_receivers(f, done / model_.receivers.every);
+}
+
+template <class T>
+void SeismicStep<T>::update_layer_boxes(const std::vector<Box>& boxes, const T* u, const T* prev, T* into) {
+  // Each box on its own instance (GPUs), none before this instance's writes are done.
+  if (!slab_exec_.empty()) compute_.fence("wavefd::seismic_before_slabs");
+  for (std::size_t s = 0; s < boxes.size(); ++s)
+    update_layer(boxes[s], slab_exec_.empty() ? compute_ : slab_exec_[s % slab_exec_.size()], u, prev, into);
+  for (const auto& e : slab_exec_) e.fence("wavefd::seismic_slabs");
+}
+
+template <class T>
+void SeismicStep<T>::step_pair() {
+  PartTimer part_done{timed_};
+  // Step n + 1 outside the pair box, with its sources there.
+  halo_->start(u_);
+  halo_->finish(u_);
+  part_done(times_.halo);
+  update_layer_boxes(pair_layer_, u_.data.data(), v_.data.data(), next_.data.data());
+  part_done(times_.layer);
+  source_values(steps_);
+  add_sources(next_, steps_, pair_box_);
+  part_done(times_.sources);
+  // Steps n + 1 and n + 2 inside it.
+  PairArgs<T> a{u_.data, v_.data, next_.data, after_.data, vp_, src_xyz_, src_add_, layout_, &model_.stencil, &laplacian_, compute_, run_.tile};
+  run_.inner->apply_pair(a, pair_box_);
+  part_done(times_.inner);
+  sample_after(next_, steps_ + 1);
+  part_done(times_.receivers);
+  // Step n + 2 outside it.
+  halo_->start(next_);
+  halo_->finish(next_);
+  part_done(times_.halo);
+  update_layer_boxes(pair_layer_, next_.data.data(), u_.data.data(), after_.data.data());
+  part_done(times_.layer);
+  add_sources(after_, steps_ + 1);
+  part_done(times_.sources);
+  sample_after(after_, steps_ + 2);
+  part_done(times_.receivers);
+  // u^{n+2}, u^{n+1}; the old two are the next pair's outputs.
+  Field<T> old_u = u_, old_v = v_;
+  u_ = after_, v_ = next_, next_ = old_u, after_ = old_v;
+  steps_ += 2;
+}
+
+template <class T>
+long SeismicStep<T>::take(long most) {
+  if (pairs_ && most >= 2) return step_pair(), 2;
+  return step(), 1;
 }
 
 template <class T>

@@ -89,8 +89,8 @@ struct Shape {
 namespace {
 using namespace pair;
 
-template <class T, int R, int BY, int VB>
-__global__ void __launch_bounds__(32 * BY, 1)
+template <class T, int R, int BY, int VB, int MinBlocks>
+__global__ void __launch_bounds__(32 * BY, MinBlocks)
     star_pair_kernel(const T* __restrict__ u, const T* __restrict__ u_prev, T* next, T* __restrict__ after,
                      const T* __restrict__ coef, const int* __restrict__ source_at, const T* __restrict__ source_add,
                      int sources, std::int64_t sy, std::int64_t sz, std::int64_t origin, int lo0, int lo1, int lo2,
@@ -229,7 +229,7 @@ void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string("cuda star-pair: ") + what + ": " + cudaGetErrorString(e));
 }
 
-template <class T, int R, int BY, int VB>
+template <class T, int R, int BY, int VB, int MinBlocks = 1>
 void launch(const StarPairArgs<T>& a) {
   using S = Shape<T, R, BY, VB>;
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
@@ -247,7 +247,7 @@ void launch(const StarPairArgs<T>& a) {
     chunk = int((nz + chunks - 1) / chunks);
     if (chunk < 16 * R) chunk = 16 * R;
   }
-  const auto kernel = star_pair_kernel<T, R, BY, VB>;
+  const auto kernel = star_pair_kernel<T, R, BY, VB, MinBlocks>;
   static const cudaError_t attribute =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::SmemBytes));
   check(attribute, "shared memory size");
@@ -260,11 +260,10 @@ void launch(const StarPairArgs<T>& a) {
   check(cudaGetLastError(), "launch");
 }
 
-// Tiles of 16 warps (the default: 16 - 2R rows of own points), 24 (more own rows per rim, fewer
-// registers per thread) or 32 with 8-byte vectors (half the registers of 16-byte ones).
+// Tiles of 16 warps (the default: 16 - 2R rows of own points) or 32 with 8-byte vectors (half
+// the registers of 16-byte ones).
 template <class T, int R>
 void launch_rows(const StarPairArgs<T>& a) {
-  if (a.rows == 24) return launch<T, R, 24, 16>(a);
   if (a.rows == 32) return launch<T, R, 32, 8>(a);
   return launch<T, R, 16, 16>(a);
 }
@@ -275,7 +274,7 @@ template <class T>
 bool star_pair_usable(const StarPairArgs<T>& a) {
   const auto on_16 = [](std::int64_t elements) { return (elements * std::int64_t(sizeof(T))) % 16 == 0; };
   const auto aligned = [&](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return a.radius >= 1 && a.radius <= kMaxPairRadius && (a.rows == 0 || a.rows == 16 || a.rows == 24 || a.rows == 32) &&
+  return a.radius >= 1 && a.radius <= kMaxPairRadius && (a.rows == 0 || a.rows == 16 || a.rows == 32) &&
          aligned(a.u) && aligned(a.u_prev) && aligned(a.next) && aligned(a.after) && aligned(a.coef) &&
          on_16(a.origin + a.lo[0]) && on_16(a.origin + a.hi[0]) && on_16(a.sy) && on_16(a.sz);
 }

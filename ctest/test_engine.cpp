@@ -151,6 +151,53 @@ TEST(TwoStep, StepOverwritesPreviousStateInPlace) {
   EXPECT_EQ(engine.steps_done(), 1);
 }
 
+// First touch (Variant::touch): every variant writes zeros over whole pitches (padding and ghost
+// columns too) of exactly the rows of the box it is given, whatever threads its update uses;
+// the rest of a poisoned field stays poisoned. And TwoStep's fields come out of it zero.
+TEST(FirstTouch, EachVariantZeroesWholePitchesOfTheBoxRows) {
+  const Stencil s = make_star(2);
+  const Layout l = make_layout({21, 13, 11}, s.radius, true, sizeof(float));
+  const DeviceStencil<float> weights = make_device_stencil<float>(s, 0.5, l);
+  const Box box{{0, 2, 1}, {21, 11, 9}};
+  for (const auto& v : variants()) {
+    if (!v->supports(s, Precision::f32)) continue;
+    SCOPED_TRACE(v->name());
+    Kokkos::View<float*> field("field", l.alloc), other("other", l.alloc);
+    Kokkos::deep_copy(field, std::numeric_limits<float>::quiet_NaN());
+    const TwoStepArgs<float> a{other, other, l, &s, &weights, {}, {}};
+    v->touch(field, a, box);
+    Kokkos::fence();
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
+    long zeros = 0, poisoned = 0;
+    for (index_t k = -l.halo; k < l.n[2] + l.halo; ++k)
+      for (index_t j = -l.halo; j < l.n[1] + l.halo; ++j) {
+        const bool in_box = j >= box.lo[1] && j < box.hi[1] && k >= box.lo[2] && k < box.hi[2];
+        for (index_t i = 0; i < l.sy; ++i) {
+          const float x = h(l.row_start(j, k) + i);
+          if (in_box) zeros += x == 0.0f;
+          else poisoned += std::isnan(x);
+        }
+      }
+    const long rows_in = box.extent(1) * box.extent(2), rows_all = (l.n[1] + 2 * l.halo) * (l.n[2] + 2 * l.halo);
+    EXPECT_EQ(zeros, rows_in * l.sy);
+    EXPECT_EQ(poisoned, (rows_all - rows_in) * l.sy);
+  }
+}
+
+TEST(FirstTouch, TwoStepFieldsStartAtZero) {
+  const Stencil s = make_star(2);
+  SchemeSpec spec;
+  spec.domain = Domain::single({20, 12, 10});
+  spec.courant = 0.5;
+  for (const auto& v : variants()) {
+    if (!v->supports(s, Precision::f64)) continue;
+    SCOPED_TRACE(v->name());
+    TwoStep<double> engine(s, spec, *v);
+    for (const auto* f : {&engine.u(), &engine.u_prev()})
+      for (double x : interior_values(*f)) ASSERT_EQ(x, 0.0);
+  }
+}
+
 TEST(Registry, SelectsByNameAndRejectsUnknown) {
   const Stencil star = make_star(4), big = make_star(12), box = make_box({2, 2, 2});
   // auto: the preferred variant for this kind of device that supports the stencil.

@@ -32,6 +32,8 @@ struct Layout {
   KOKKOS_INLINE_FUNCTION index_t at(index_t i, index_t j, index_t k) const {
     return origin + i + j * sy + k * sz;
   }
+  // Flat index where the pitch of row (j, k) starts (its padding and ghost columns first).
+  KOKKOS_INLINE_FUNCTION index_t row_start(index_t j, index_t k) const { return (j + halo) * sy + (k + halo) * sz; }
   Box interior() const { return Box{{0, 0, 0}, n}; }
   Box with_halo() const {
     return Box{{-halo, -halo, -halo}, {n[0] + halo, n[1] + halo, n[2] + halo}};

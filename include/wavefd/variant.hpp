@@ -136,6 +136,14 @@ class Variant {
   virtual void apply_pair(const PairArgs<float>& a, const Box& box) const;
   virtual void apply_pair(const PairArgs<double>& a, const Box& box) const;
 
+  // First touch: writes zeros over whole pitches (ghost and padding columns too) of the rows of
+  // `field` that apply() updates over `box` (with the layout and tile of `a`), each row by the
+  // thread that apply() gives it, so that on a node of several NUMA domains a fresh field's pages
+  // land by the thread that will update them. The default, for variants whose partition is
+  // Kokkos' own: a Kokkos parallel_for over the rows.
+  virtual void touch(Kokkos::View<float*> field, const TwoStepArgs<float>& a, const Box& box) const;
+  virtual void touch(Kokkos::View<double*> field, const TwoStepArgs<double>& a, const Box& box) const;
+
   // Tiles. Variants without tunable tiles keep these defaults: no candidates, and only the
   // default tile is accepted.
   // The tiles worth trying besides the default on this build's device (`wavefd tune`,

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/host/row_blocks.hpp"
 #include "kernels/native_star.hpp"
 #include "wavefd/variant.hpp"
 
@@ -63,10 +64,38 @@ class NativeStarVariant : public VariantFor<Derived> {
   }
 };
 
+// The Kokkos row variants' work items (host/row_blocks.hpp) among threads: statically, so that an
+// item runs on the same thread in every launch, its first touch (Variant::touch) included.
+using RowItems = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Static>>;
+
+// The work items of a row variant's update of `box` (the tile's y: rows per block).
+template <class T>
+host::RowBlocks row_blocks(const TwoStepArgs<T>& a, const Box& box) {
+  const int lo[3] = {int(box.lo[0]), int(box.lo[1]), int(box.lo[2])};
+  const int hi[3] = {int(box.hi[0]), int(box.hi[1]), int(box.hi[2])};
+  return host::RowBlocks(lo, hi, a.weights->radius, int(sizeof(T)), Kokkos::DefaultHostExecutionSpace().concurrency(),
+                         a.tile.y);
+}
+
 // A host variant over blocks of rows (host/row_blocks.hpp): its tile is 1 x rows per block x 1.
+// First touch through its work items as RowItems assigns them.
 template <class Derived>
 class RowTiled : public VariantFor<Derived> {
  public:
+  void touch(Kokkos::View<float*> f, const TwoStepArgs<float>& a, const Box& b) const override { touch_items(f, a, b); }
+  void touch(Kokkos::View<double*> f, const TwoStepArgs<double>& a, const Box& b) const override { touch_items(f, a, b); }
+  template <class T>
+  static void touch_items(Kokkos::View<T*> field, const TwoStepArgs<T>& a, const Box& box) {
+    if (box.empty()) return;
+    const host::RowBlocks blocks = row_blocks(a, box);
+    const Layout l = a.layout;
+    T* const f = field.data();
+    Kokkos::parallel_for("wavefd::touch_row_items", RowItems(0, blocks.items), [=](int item) {
+      blocks.for_rows(item, [&](int y, int z) { std::fill_n(f + l.row_start(y, z), l.sy, T(0)); });
+    });
+    Kokkos::DefaultHostExecutionSpace().fence("wavefd::touch_row_items");
+  }
+
   std::vector<Tile> tile_candidates(const Stencil&, Precision) const override {
     std::vector<Tile> tiles;
     for (int rows : {8, 16, 32, 64}) tiles.push_back(Tile{1, rows, 1});

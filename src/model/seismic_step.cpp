@@ -122,9 +122,12 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   // Fields: zero everywhere (the model starts at rest; the zero frame's ghosts stay 0).
   u_ = make_field<T>("wavefd::seismic_u", layout_);
   v_ = make_field<T>("wavefd::seismic_v", layout_);
+  vp_ = Kokkos::View<T*>(Kokkos::view_alloc("wavefd::seismic_vp", Kokkos::WithoutInitializing), layout_.alloc);
+  laplacian_ = make_laplacian_stencil<T>(m.stencil, layout_);
+  touch({u_.data, v_.data, vp_});
   Kokkos::deep_copy(u_.data, T(0));
   Kokkos::deep_copy(v_.data, T(0));
-  vp_ = Kokkos::View<T*>("wavefd::seismic_vp", layout_.alloc);
+  Kokkos::deep_copy(vp_, T(0));
   {
     auto h = Kokkos::create_mirror_view(vp_);
     const double scale = m.dt / m.h;
@@ -136,7 +139,6 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
         }
     Kokkos::deep_copy(vp_, h);
   }
-  laplacian_ = make_laplacian_stencil<T>(m.stencil, layout_);
 
   // The layer: local 1-D profiles and the slabs this rank holds.
   for (int a = 0; a < 3; ++a) {
@@ -308,6 +310,7 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
     }
     next_ = make_field<T>("wavefd::seismic_next", layout_);
     after_ = make_field<T>("wavefd::seismic_after", layout_);
+    touch({next_.data, after_.data});
     Kokkos::deep_copy(next_.data, T(0));  // zero ghosts, as u's and v's
     Kokkos::deep_copy(after_.data, T(0));
     if (!kHostBuild && slab_exec_.size() < pair_layer_.size()) {
@@ -324,6 +327,16 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
              .exec = compute_};
   halo_ = make_halo<T>(h);
   Kokkos::fence("wavefd::seismic_setup");
+}
+
+template <class T>
+void SeismicStep<T>::touch(std::initializer_list<Kokkos::View<T*>> fields) {
+  // First touch by the inner variant's threads over the whole box (its inner box is most of it),
+  // before anything else writes the fields: on CPUs with several NUMA domains the pages then lie
+  // by the threads of the inner update.
+  if (run_.inner == nullptr) return;
+  TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, compute_, run_.tile};
+  for (const auto& f : fields) run_.inner->touch(f, a, layout_.interior());
 }
 
 template <class T>

@@ -112,6 +112,9 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
   weights_ = make_device_stencil<T>(s, spec.courant, layout_);
   u_ = make_field<T>("wavefd::u", layout_);
   u_prev_ = make_field<T>("wavefd::u_prev", layout_);
+  // Zero, by first touch from the threads that will update each row (Variant::touch): on CPUs
+  // with several NUMA domains the pages then lie by their threads.
+  for (const auto& f : {u_, u_prev_}) v.touch(f.data, args(), layout_.interior());
   HaloSpec h{.boundary = spec.boundary,
              .transport = par.transport,
              .decomposition = decomposition,

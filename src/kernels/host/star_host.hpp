@@ -11,4 +11,9 @@ namespace wavefd::host {
 template <class T>
 void star_host(const native::StarArgs<T>& a);
 
+// First touch (Variant::touch): zeros over whole pitches of the rows star_host(a) updates, in
+// `field` (on a's layout), each row by the thread that star_host gives it.
+template <class T>
+void star_host_touch(const native::StarArgs<T>& a, T* field);
+
 }  // namespace wavefd::host

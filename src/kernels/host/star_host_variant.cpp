@@ -20,6 +20,12 @@ class HostStar final : public RowsStarVariant<HostStar> {
   void run(const TwoStepArgs<T>& a, const Box& box) const {
     if (!box.empty()) host::star_host(native_star_args(a, box, nullptr));
   }
+  void touch(Kokkos::View<float*> f, const TwoStepArgs<float>& a, const Box& b) const override {
+    host::star_host_touch(native_star_args(a, b, nullptr), f.data());
+  }
+  void touch(Kokkos::View<double*> f, const TwoStepArgs<double>& a, const Box& b) const override {
+    host::star_host_touch(native_star_args(a, b, nullptr), f.data());
+  }
 };
 
 }  // namespace

@@ -156,16 +156,12 @@ class RowsGeneral final : public RowTiled<RowsGeneral> {
   void run(const TwoStepArgs<T>& a, const Box& box) const {
     if (box.empty()) return;
     using Host = Kokkos::DefaultHostExecutionSpace;
-    using Policy = Kokkos::RangePolicy<Host, Kokkos::Schedule<Kokkos::Dynamic>>;
     const RowPlan<T> plan(*a.weights, a.layout);
-    const int lo[3] = {int(box.lo[0]), int(box.lo[1]), int(box.lo[2])};
-    const int hi[3] = {int(box.hi[0]), int(box.hi[1]), int(box.hi[2])};
     const RowsGeneralUpdate<T> update{a.u.data(), a.u_prev.data(), std::int64_t(a.layout.origin), std::int64_t(a.layout.sy),
-                                      std::int64_t(a.layout.sz),
-                                      host::RowBlocks(lo, hi, a.weights->radius, int(sizeof(T)), Host().concurrency(), a.tile.y),
+                                      std::int64_t(a.layout.sz), row_blocks(a, box),
                                       plan.row_offset.data(), plan.tap_dx.data(), plan.tap_weight.data(),
                                       plan.tap_paired.data(), plan.classes.data(), int(plan.classes.size())};
-    Kokkos::parallel_for("wavefd::rows_general", Policy(0, update.blocks.items), update);
+    Kokkos::parallel_for("wavefd::rows_general", RowItems(0, update.blocks.items), update);
     Host().fence("wavefd::rows_general");  // the plan lives until the launch has ended
   }
 };

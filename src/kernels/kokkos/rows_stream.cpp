@@ -1,5 +1,5 @@
 // rows-stream: the portable host variant for star stencils (M = 1..8). A Kokkos RangePolicy over
-// blocks of rows (dynamic schedule), each block streamed through its planes; within a row a plain
+// blocks of rows (static schedule: RowItems), each block streamed through its planes; within a row a plain
 // loop over restrict pointers that the compiler vectorises (star_rows.hpp, the rows of the native
 // host kernel host-star, which takes the same blocks with OpenMP itself). Host builds only: on a
 // GPU a thread per block of rows would leave the device idle.
@@ -27,9 +27,8 @@ class RowsStream final : public RowsStarVariant<RowsStream> {
   void run(const TwoStepArgs<T>& a, const Box& box) const {
     if (box.empty()) return;
     using Host = Kokkos::DefaultHostExecutionSpace;
-    using Policy = Kokkos::RangePolicy<Host, Kokkos::Schedule<Kokkos::Dynamic>>;
     host::with_star_rows(native_star_args(a, box, nullptr), Host().concurrency(), "rows-stream", [&](const auto& rows) {
-      Kokkos::parallel_for("wavefd::rows_stream", Policy(0, rows.blocks.items), [rows](int item) { rows.update(item); });
+      Kokkos::parallel_for("wavefd::rows_stream", RowItems(0, rows.blocks.items), [rows](int item) { rows.update(item); });
     });
   }
 };

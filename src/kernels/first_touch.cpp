@@ -1,0 +1,27 @@
+// Variant::touch's default: zeros over whole pitches of the box's rows, by a Kokkos loop over the
+// rows (the partition of variants whose threads Kokkos assigns).
+#include "wavefd/variant.hpp"
+
+namespace wavefd {
+namespace {
+
+template <class T>
+void touch_rows(Kokkos::View<T*> field, const Layout& l, const Box& b) {
+  if (b.empty()) return;
+  using Rows = Kokkos::MDRangePolicy<Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>, Kokkos::IndexType<index_t>>;
+  Kokkos::parallel_for("wavefd::touch_rows", Rows({b.lo[1], b.lo[2]}, {b.hi[1], b.hi[2]}), KOKKOS_LAMBDA(index_t y, index_t z) {
+    const index_t row = l.row_start(y, z);
+    for (index_t i = 0; i < l.sy; ++i) field(row + i) = T(0);
+  });
+}
+
+}  // namespace
+
+void Variant::touch(Kokkos::View<float*> field, const TwoStepArgs<float>& a, const Box& box) const {
+  touch_rows(field, a.layout, box);
+}
+void Variant::touch(Kokkos::View<double*> field, const TwoStepArgs<double>& a, const Box& box) const {
+  touch_rows(field, a.layout, box);
+}
+
+}  // namespace wavefd

@@ -8,11 +8,9 @@ namespace {
 template <class T>
 void touch_rows(Kokkos::View<T*> field, const Layout& l, const Box& b) {
   if (b.empty()) return;
-  using Rows = Kokkos::MDRangePolicy<Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>, Kokkos::IndexType<index_t>>;
-  Kokkos::parallel_for("wavefd::touch_rows", Rows({b.lo[1], b.lo[2]}, {b.hi[1], b.hi[2]}), KOKKOS_LAMBDA(index_t y, index_t z) {
-    const index_t row = l.row_start(y, z);
-    for (index_t i = 0; i < l.sy; ++i) field(row + i) = T(0);
-  });
+  using Rows = Kokkos::MDRangePolicy<Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>, Kokkos::IndexType<index_t>>;
+  Kokkos::parallel_for("wavefd::touch_rows", Rows({0, b.lo[1], b.lo[2]}, {l.sy, b.hi[1], b.hi[2]}),
+                       KOKKOS_LAMBDA(index_t i, index_t y, index_t z) { field(l.row_start(y, z) + i) = T(0); });
 }
 
 }  // namespace

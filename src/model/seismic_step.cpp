@@ -282,9 +282,11 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
     slab_exec_.assign(parts.begin(), parts.end());
   }
   // Pairs: the inner variant's box less the rims within R of the rank's edge (along x whole
-  // packs), where the ring of `next` a pair box reads would be ghosts; the rims go to the layer kernel.
+  // packs), where the ring of `next` a pair box reads would be ghosts; the rims go to the layer
+  // kernel. Whether to take pairs depends on nothing a rank has of its own (every rank steps alike,
+  // for the halo exchanges), so a rank whose pair box is empty takes pairs all the same.
   const bool fuses = run.inner != nullptr && run.inner->fuses_pairs(m.stencil, precision);
-  pairs_ = run.work == SeismicWork::seven_domain && run.inner != nullptr && !inner_variant_box_.empty() &&
+  pairs_ = run.work == SeismicWork::seven_domain && run.inner != nullptr &&
            (run.pairs == StepPairs::on || (run.pairs == StepPairs::automatic && fuses));
   if (pairs_) {
     const index_t radius = m.stencil.radius, reach_x = (radius + pack - 1) / pack * pack;
@@ -292,13 +294,10 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
     p = inner_variant_box_;
     for (int d = 0; d < 3; ++d) {
       const index_t reach = d == 0 ? reach_x : radius;
-      p.lo[d] = std::max(p.lo[d], reach);
+      p.lo[d] = std::min(std::max(p.lo[d], reach), p.hi[d]);
       p.hi[d] = std::max(p.lo[d], std::min(p.hi[d], sub_.local[d] - reach));
     }
     p.hi[0] = p.lo[0] + p.extent(0) / pack * pack;
-    pairs_ = !p.empty();
-  }
-  if (pairs_) {
     pair_layer_ = slabs_;
     Box rest = inner_variant_box_;  // peeled face by face: what is left of it outside the pair box
     for (int d = 2; d >= 0; --d) {

@@ -25,45 +25,12 @@
 
 #include "kernels/fused.hpp"
 #include "star_pair.hpp"
+#include "vector_access.cuh"
 
 namespace wavefd::cuda {
 namespace pair {
 
-template <class T, int Bytes>
-struct Vec;
-template <> struct Vec<float, 16> { using type = float4; };
-template <> struct Vec<double, 16> { using type = double2; };
-template <> struct Vec<float, 8> { using type = float2; };
-template <> struct Vec<double, 8> { using type = double; };
-
-template <class T, int V>
-__device__ __forceinline__ void load(const T* p, T (&out)[V]) {
-  using W = typename Vec<T, int(V * sizeof(T))>::type;
-  const W w = *reinterpret_cast<const W*>(p);
-  const T* s = reinterpret_cast<const T*>(&w);
-#pragma unroll
-  for (int v = 0; v < V; ++v) out[v] = s[v];
-}
-
-// Through the read-only cache: only for arrays the kernel does not write.
-template <class T, int V>
-__device__ __forceinline__ void load_ro(const T* p, T (&out)[V]) {
-  using W = typename Vec<T, int(V * sizeof(T))>::type;
-  const W w = __ldg(reinterpret_cast<const W*>(p));
-  const T* s = reinterpret_cast<const T*>(&w);
-#pragma unroll
-  for (int v = 0; v < V; ++v) out[v] = s[v];
-}
-
-template <class T, int V>
-__device__ __forceinline__ void store(T* p, const T (&in)[V]) {
-  using W = typename Vec<T, int(V * sizeof(T))>::type;
-  W w;
-  T* d = reinterpret_cast<T*>(&w);
-#pragma unroll
-  for (int v = 0; v < V; ++v) d[v] = in[v];
-  *reinterpret_cast<W*>(p) = w;
-}
+using namespace vec;
 
 template <class T, int R>
 struct Coeffs {

@@ -15,43 +15,12 @@
 
 #include "kernels/fused.hpp"
 #include "star_stream.hpp"
+#include "vector_access.cuh"
 
 namespace wavefd::cuda {
 namespace {
 
-template <class T, int V>
-struct Vec;
-template <> struct Vec<float, 4> { using type = float4; };
-template <> struct Vec<double, 2> { using type = double2; };
-template <class T> struct Vec<T, 1> { using type = T; };
-
-// V consecutive values through the read-only cache.
-template <class T, int V>
-__device__ __forceinline__ void load(const T* p, T (&out)[V]) {
-  if constexpr (V == 1) {
-    out[0] = __ldg(p);
-  } else {
-    using W = typename Vec<T, V>::type;
-    const W w = __ldg(reinterpret_cast<const W*>(p));
-    const T* s = reinterpret_cast<const T*>(&w);
-#pragma unroll
-    for (int v = 0; v < V; ++v) out[v] = s[v];
-  }
-}
-
-template <class T, int V>
-__device__ __forceinline__ void store(T* p, const T (&in)[V]) {
-  if constexpr (V == 1) {
-    *p = in[0];
-  } else {
-    using W = typename Vec<T, V>::type;
-    W w;
-    T* d = reinterpret_cast<T*>(&w);
-#pragma unroll
-    for (int v = 0; v < V; ++v) d[v] = in[v];
-    *reinterpret_cast<W*>(p) = w;
-  }
-}
+using namespace vec;
 
 template <class T, int R>
 struct Coeffs {
@@ -90,12 +59,12 @@ __global__ void __launch_bounds__(BX * BY, 1)
   const auto img = Images ? images.template column<V>(x, y) : GhostImages::Column<V>{};
   if (active && zb < ze) {
 #pragma unroll
-    for (int j = 0; j < 2 * R; ++j) load<T, V>(u + base + std::int64_t(zb - R + j) * sz, w[j]);
+    for (int j = 0; j < 2 * R; ++j) load_ro<T, V>(u + base + std::int64_t(zb - R + j) * sz, w[j]);
   }
   if (active && zb < ze) {
-    load<T, V>(u + base + std::int64_t(zb + R) * sz, lead);
-    load<T, V>(u_prev + base + std::int64_t(zb) * sz, prev);
-    if constexpr (Coef) load<T, V>(coef + base + std::int64_t(zb) * sz, vp);
+    load_ro<T, V>(u + base + std::int64_t(zb + R) * sz, lead);
+    load_ro<T, V>(u_prev + base + std::int64_t(zb) * sz, prev);
+    if constexpr (Coef) load_ro<T, V>(coef + base + std::int64_t(zb) * sz, vp);
   }
 
   for (int z = zb; z < ze; ++z) {
@@ -106,9 +75,9 @@ __global__ void __launch_bounds__(BX * BY, 1)
 #pragma unroll
     for (int v = 0; v < V; ++v) cur_prev[v] = prev[v], cur_vp[v] = vp[v];
     if (active && z + 1 < ze) {  // prefetch the next plane's loads
-      load<T, V>(u + base + std::int64_t(z + 1 + R) * sz, lead);
-      load<T, V>(u_prev + base + zoff + sz, prev);
-      if constexpr (Coef) load<T, V>(coef + base + zoff + sz, vp);
+      load_ro<T, V>(u + base + std::int64_t(z + 1 + R) * sz, lead);
+      load_ro<T, V>(u_prev + base + zoff + sz, prev);
+      if constexpr (Coef) load_ro<T, V>(coef + base + zoff + sz, vp);
     }
     if (active) {
       // In-plane neighbours straight from global memory, through L1.
@@ -117,7 +86,7 @@ __global__ void __launch_bounds__(BX * BY, 1)
 #pragma unroll
       for (int n = 0; n < NW; ++n) {
         T t[V];
-        load<T, V>(gp - XL + n * V, t);
+        load_ro<T, V>(gp - XL + n * V, t);
 #pragma unroll
         for (int v = 0; v < V; ++v) row[n * V + v] = t[v];
       }
@@ -127,8 +96,8 @@ __global__ void __launch_bounds__(BX * BY, 1)
 #pragma unroll
       for (int m = 1; m <= R; ++m) {
         T up[V], down[V];
-        load<T, V>(gp - m * sy, up);
-        load<T, V>(gp + m * sy, down);
+        load_ro<T, V>(gp - m * sy, up);
+        load_ro<T, V>(gp + m * sy, down);
 #pragma unroll
         for (int v = 0; v < V; ++v)
           out[v] = fma(k.c[m], (row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]), out[v]);

@@ -30,11 +30,13 @@
 
 #include "model/pml_point.hpp"
 #include "star_tma.hpp"
+#include "vector_access.cuh"
 
 namespace wavefd::cuda {
 // Device helpers and shapes (a named namespace: on sm_80, where the kernel body is compiled out,
 // nvcc would warn that internal ones are unused).
 namespace tma {
+using namespace vec;
 
 // Shape of one configuration: BY consumer warps (tile rows), Ahead planes in flight beyond the
 // R + 1 a consumer holds (fewer where shared memory runs out), MinBlocks per SM, whether u- is
@@ -62,35 +64,6 @@ struct Shape {
   static constexpr std::size_t BarrierBytes = (2 * Slots * sizeof(std::uint64_t) + 15) / 16 * 16;
   static constexpr std::size_t SmemBytes = std::size_t(Slots) * SlotBytes + BarrierBytes + PhiBytes + 128;
 };
-
-template <class T, int V> struct Vec;
-template <> struct Vec<float, 4> { using type = float4; };
-template <> struct Vec<double, 2> { using type = double2; };
-
-template <class T, int V>
-__device__ __forceinline__ void load(const T* p, T (&out)[V]) {
-  const auto w = *reinterpret_cast<const typename Vec<T, V>::type*>(p);
-  const T* s = reinterpret_cast<const T*>(&w);
-#pragma unroll
-  for (int v = 0; v < V; ++v) out[v] = s[v];
-}
-
-template <class T, int V>
-__device__ __forceinline__ void load_global(const T* p, T (&out)[V]) {
-  const auto w = __ldg(reinterpret_cast<const typename Vec<T, V>::type*>(p));
-  const T* s = reinterpret_cast<const T*>(&w);
-#pragma unroll
-  for (int v = 0; v < V; ++v) out[v] = s[v];
-}
-
-template <class T, int V>
-__device__ __forceinline__ void store_global(T* p, const T (&in)[V]) {
-  typename Vec<T, V>::type w;
-  T* d = reinterpret_cast<T*>(&w);
-#pragma unroll
-  for (int v = 0; v < V; ++v) d[v] = in[v];
-  *reinterpret_cast<typename Vec<T, V>::type*>(p) = w;
-}
 
 // mbarrier and bulk tensor copy primitives (PTX ISA 8.0, sm_90).
 __device__ __forceinline__ std::uint32_t smem(const void* p) {
@@ -209,8 +182,8 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   }
   T prev[V] = {}, vp[V] = {};  // without staging: u- and the coefficient loaded one plane ahead
   if (!StagePrev && active && nz > 0) {
-    load_global<T, V>(u_prev + col + std::int64_t(zb) * sz, prev);
-    if constexpr (Coef) load_global<T, V>(coef + col + std::int64_t(zb) * sz, vp);
+    load_ro<T, V>(u_prev + col + std::int64_t(zb) * sz, prev);
+    if constexpr (Coef) load_ro<T, V>(coef + col + std::int64_t(zb) * sz, vp);
   }
   // With the PML: what is constant along the stream, loaded once (eta's x profile at this
   // thread's points, the y profile at its row, and their steps), so that a layer point costs its
@@ -258,8 +231,8 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
 #pragma unroll
       for (int v = 0; v < V; ++v) cur_prev[v] = prev[v], cur_vp[v] = vp[v];
       if (active && k + 1 < nz) {
-        load_global<T, V>(u_prev + p + sz, prev);
-        if constexpr (Coef) load_global<T, V>(coef + p + sz, vp);
+        load_ro<T, V>(u_prev + p + sz, prev);
+        if constexpr (Coef) load_ro<T, V>(coef + p + sz, vp);
       }
     }
 
@@ -324,7 +297,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
           ph[v] = next.phi_next;
         }
         if (vector) {
-          store_global<T, V>(L.phi + q0, ph);
+          store<T, V>(L.phi + q0, ph);
         } else {
 #pragma unroll
           for (int v = 0; v < V; ++v)
@@ -340,7 +313,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     }
     release(centre);
     if (active) {
-      store_global<T, V>(u_prev + p, out);
+      store<T, V>(u_prev + p, out);
       a.images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, zb + k, p, out);
     }
 #pragma unroll

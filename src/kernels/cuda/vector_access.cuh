@@ -1,0 +1,45 @@
+#pragma once
+// V consecutive values of T moved as one 16- or 8-byte vector, or as one value (V = 1): the loads
+// and stores of the native CUDA kernels. Plain CUDA C++.
+#include <cuda_runtime.h>
+
+namespace wavefd::cuda::vec {
+
+template <class T, int V>
+struct Vec;
+template <> struct Vec<float, 4> { using type = float4; };
+template <> struct Vec<double, 2> { using type = double2; };
+template <> struct Vec<float, 2> { using type = float2; };
+template <class T> struct Vec<T, 1> { using type = T; };
+
+// A plain load: shared memory, or global memory that the kernel also writes.
+template <class T, int V>
+__device__ __forceinline__ void load(const T* p, T (&out)[V]) {
+  using W = typename Vec<T, V>::type;
+  const W w = *reinterpret_cast<const W*>(p);
+  const T* s = reinterpret_cast<const T*>(&w);
+#pragma unroll
+  for (int v = 0; v < V; ++v) out[v] = s[v];
+}
+
+// Through the read-only cache: global memory that the kernel does not write.
+template <class T, int V>
+__device__ __forceinline__ void load_ro(const T* p, T (&out)[V]) {
+  using W = typename Vec<T, V>::type;
+  const W w = __ldg(reinterpret_cast<const W*>(p));
+  const T* s = reinterpret_cast<const T*>(&w);
+#pragma unroll
+  for (int v = 0; v < V; ++v) out[v] = s[v];
+}
+
+template <class T, int V>
+__device__ __forceinline__ void store(T* p, const T (&in)[V]) {
+  using W = typename Vec<T, V>::type;
+  W w;
+  T* d = reinterpret_cast<T*>(&w);
+#pragma unroll
+  for (int v = 0; v < V; ++v) d[v] = in[v];
+  *reinterpret_cast<W*>(p) = w;
+}
+
+}  // namespace wavefd::cuda::vec

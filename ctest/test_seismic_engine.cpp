@@ -50,11 +50,13 @@ struct EngineResult {
 };
 
 template <class T>
-EngineResult run_engine(const SeismicModel& m, SeismicWork work, const Variant* inner, StepPairs pairs = StepPairs::off) {
+EngineResult run_engine(const SeismicModel& m, SeismicWork work, const Variant* inner, StepPairs pairs = StepPairs::off,
+                        Tile tile = {}) {
   SeismicRun run;
   run.work = work;
   run.inner = inner;
   run.pairs = pairs;
+  run.tile = tile;
   const Subdomain sub = seismic_subdomain(m, run.parallel);
   SeismicStep<T> engine(m, run, m.velocity->fill(sub.box(), m.h));
   engine.advance(m.steps);
@@ -228,6 +230,14 @@ TEST(SeismicEngine, PairsGiveTheBitsOfSingleSteps) {
           EXPECT_LT(relative_difference(paired_d.u, ref.u), tolerance<double>(m.steps));
         }
         const bool fused = inner->fuses_pairs(m.stencil, Precision::f32);
+        if (fused && steps == 71)  // every tile height of the fused kernel, in chunks of 8 planes (two per block column)
+          for (const Tile& candidate : inner->tile_candidates(m.stencil, Precision::f32)) {
+            const Tile tile{candidate.x, candidate.y, 8};
+            if (candidate.z != 64 || !inner->accepts_tile(tile)) continue;
+            SCOPED_TRACE("tile " + std::to_string(tile.x) + "x" + std::to_string(tile.y) + "x8");
+            EXPECT_EQ(single.u, run_engine<float>(m, SeismicWork::seven_domain, inner, StepPairs::on, tile).u);
+            EXPECT_EQ(single_d.u, run_engine<double>(m, SeismicWork::seven_domain, inner, StepPairs::on, tile).u);
+          }
         const EngineResult automatic = run_engine<float>(m, SeismicWork::seven_domain, inner, StepPairs::automatic);
         EXPECT_EQ(automatic.pairs, fused) << "scheme.pairs = auto takes pairs exactly where the variant fuses them";
         if (fused) std::printf("  %s fuses pairs: same bits as single steps (%s)\n", name_of(inner).c_str(), std::string(to_string(a)).c_str());

@@ -86,16 +86,6 @@ __device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned parity) {
       "r"(parity)
       : "memory");
 }
-// A thread's own 16-byte copy from global to shared memory in the background (sm_80+), in groups
-// it commits and waits for.
-__device__ __forceinline__ void copy_async_16(void* dst, const void* src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem(dst)), "l"(src) : "memory");
-}
-__device__ __forceinline__ void copy_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-template <int Pending>
-__device__ __forceinline__ void copy_async_wait() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
-}
 __device__ __forceinline__ void tma_load_plane(void* dst, const CUtensorMap* map, int x, int y, int z,
                                                std::uint64_t* bar) {
   asm volatile(
@@ -210,7 +200,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   auto fetch_phi = [&](int k) {  // plane zb + k; one group per plane, empty where nothing is copied
     if constexpr (Pml) {
       const std::int64_t q0 = k < nz ? phi_vector_at(zb + k) : -1;
-      if (q0 >= 0) copy_async_16(phi_buffer(k), L.phi + q0);
+      if (q0 >= 0) copy_async<T, V>(phi_buffer(k), L.phi + q0);
       copy_async_commit();
     }
   };

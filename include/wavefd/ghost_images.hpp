@@ -6,6 +6,7 @@
 // step at 512^3 on an H200, which running it beside the kernel cannot hide (both are bound by
 // DRAM; docs/performance.md). Plain C++, no Kokkos: the native CUDA and HIP kernels use it too.
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "wavefd/host_device.hpp"
@@ -178,8 +179,14 @@ struct GhostImages {
     T* row = f + p;
     const int nx = n[0], w = reach(0);
     if (face[0][0] == wrap) {  // ghost -w..-1 holds x + n, ghost n..n+w-1 holds x - n
-      for (int i = 0; i < w; ++i) row[nx + i] = row[i];
-      for (int i = 0; i < w; ++i) row[i - w] = row[nx - w + i];
+      constexpr int sector = 32 / int(sizeof(T));
+      if (w % sector == 0) {  // whole 32-byte pieces, each one vector load and store
+        for (int i = 0; i < w; i += sector) std::memcpy(row + nx + i, row + i, 32);
+        for (int i = 0; i < w; i += sector) std::memcpy(row + i - w, row + nx - w + i, 32);
+      } else {
+        for (int i = 0; i < w; ++i) row[nx + i] = row[i];
+        for (int i = 0; i < w; ++i) row[i - w] = row[nx - w + i];
+      }
     } else if (face[0][0] == reflect) {  // ghost -2-v holds -v, ghost n+1+v holds -(n-1-v); walls stay 0
       for (int v = 0; v + 1 < h; ++v) row[-2 - v] = -row[v];
       for (int v = 0; v + 1 < h; ++v) row[nx + 1 + v] = -row[nx - 1 - v];

@@ -24,6 +24,7 @@
 #include <string>
 
 #include "kernels/fused.hpp"
+#include "launch_shape.cuh"
 #include "star_pair.hpp"
 #include "vector_access.cuh"
 
@@ -192,9 +193,7 @@ __global__ void __launch_bounds__(32 * BY, MinBlocks)
   }
 }
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("cuda star-pair: ") + what + ": " + cudaGetErrorString(e));
-}
+constexpr const char* kKernel = "cuda star-pair";
 
 template <class T, int R, int BY, int VB, int MinBlocks = 1>
 void launch(const StarPairArgs<T>& a) {
@@ -204,27 +203,24 @@ void launch(const StarPairArgs<T>& a) {
   int chunk = a.z_chunk;
   if (chunk <= 0) {
     // At least eight blocks per SM over the launch (one is resident at a time), so the last wave
-    // is a small part; chunks of at least 16 R planes, so the 2R planes of stage 1 a chunk
-    // recomputes at its ends stay a small part too.
+    // is a small part, in streams of at most 128 planes, as cuda-star-tma's (minimod's inner box,
+    // 944 x 946 x 946: 2 chunks of 473 planes otherwise).
     int device = 0, sms = 132;
-    check(cudaGetDevice(&device), "device");
-    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "SM count");
-    const long long tiles = (long long)tiles_x * tiles_y;
-    const long long chunks = (8LL * sms + tiles - 1) / tiles;
-    chunk = int((nz + chunks - 1) / chunks);
-    if (chunk < 16 * R) chunk = 16 * R;
+    check(cudaGetDevice(&device), kKernel, "device");
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), kKernel, "SM count");
+    chunk = automatic_z_chunk(nz, (long long)tiles_x * tiles_y, 8LL * sms, R, 128);
   }
   const auto kernel = star_pair_kernel<T, R, BY, VB, MinBlocks>;
   static const cudaError_t attribute =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::SmemBytes));
-  check(attribute, "shared memory size");
+  check(attribute, kKernel, "shared memory size");
   Coeffs<T, R> k;
   for (int m = 0; m <= R; ++m) k.c[m] = a.c[m];
   const dim3 grid(tiles_x, tiles_y, (nz + chunk - 1) / chunk), block(32, BY, 1);
   kernel<<<grid, block, S::SmemBytes, static_cast<cudaStream_t>(a.stream)>>>(
       a.u, a.u_prev, a.next, a.after, a.coef, a.source_at, a.source_add, a.sources, a.sy, a.sz, a.origin, a.lo[0],
       a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k);
-  check(cudaGetLastError(), "launch");
+  check(cudaGetLastError(), kKernel, "launch");
 }
 
 // Tiles of 16 warps (the default: 16 - 2R rows of own points) or 32 with 8-byte vectors (half

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "kernels/fused.hpp"
+#include "launch_shape.cuh"
 #include "star_stream.hpp"
 #include "vector_access.cuh"
 
@@ -115,23 +116,12 @@ __global__ void __launch_bounds__(BX * BY, 1)
   }
 }
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("cuda star-stream: ") + what + ": " + cudaGetErrorString(e));
-}
-
 template <class T, int R, int BX, int BY, int V>
 void launch(const native::StarArgs<T>& a) {
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
-  int chunk = a.z_chunk;
-  if (chunk <= 0) {
-    // Enough blocks to fill the GPU a few times over, but long enough streams that the 2R-plane
-    // preload of each block stays a small overhead.
-    const long long tiles = (long long)((nx + BX * V - 1) / (BX * V)) * ((ny + BY - 1) / BY);
-    const long long want = 132LL * 2048 / (BX * BY) * 2;  // two waves of full occupancy
-    long long chunks = (want + tiles - 1) / tiles;
-    chunk = int((nz + chunks - 1) / chunks);
-    if (chunk < 16 * R) chunk = 16 * R;
-  }
+  // By default two waves of full occupancy (132 SMs), so that the GPU is filled a few times over.
+  const long long tiles = (long long)((nx + BX * V - 1) / (BX * V)) * ((ny + BY - 1) / BY);
+  const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132LL * 2048 / (BX * BY) * 2, R);
   const dim3 block(BX, BY, 1);
   const dim3 grid((nx + BX * V - 1) / (BX * V), (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   Coeffs<T, R> k;
@@ -144,7 +134,7 @@ void launch(const native::StarArgs<T>& a) {
   kernel<<<grid, block, 0, static_cast<cudaStream_t>(a.stream)>>>(a.u, a.u_prev, a.coef, a.sy, a.sz, a.origin, a.lo[0],
                                                                   a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k,
                                                                   a.images);
-  check(cudaGetLastError(), "launch");
+  check(cudaGetLastError(), "cuda star-stream", "launch");
 }
 
 // Tiles of 32 x 4 (the default) or 32 x 8 threads; V = 16 bytes per thread, or 1 when unaligned.

@@ -29,6 +29,7 @@
 #include <utility>
 
 #include "model/pml_point.hpp"
+#include "launch_shape.cuh"
 #include "star_tma.hpp"
 #include "vector_access.cuh"
 
@@ -316,9 +317,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
 #endif
 }
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("cuda star-tma: ") + what + ": " + cudaGetErrorString(e));
-}
+constexpr const char* kKernel = "cuda star-tma";
 
 using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
                                  const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
@@ -329,7 +328,7 @@ EncodeTiled encoder() {
   static const EncodeTiled fn = [] {
     void* f = nullptr;
     cudaDriverEntryPointQueryResult q{};
-    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q),
+    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q), kKernel,
           "cuTensorMapEncodeTiled entry point");
     if (q != cudaDriverEntryPointSuccess || !f) throw std::runtime_error("cuda star-tma: no cuTensorMapEncodeTiled");
     return reinterpret_cast<EncodeTiled>(f);
@@ -364,7 +363,7 @@ void launch(const native::StarArgs<T>& a) {
 
   auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>;
   static const bool sized = [&] {
-    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::SmemBytes)),
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::SmemBytes)), kKernel,
           "shared memory size");
     return true;
   }();
@@ -372,21 +371,15 @@ void launch(const native::StarArgs<T>& a) {
 
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
   const int tiles = ((nx + S::TX - 1) / S::TX) * ((ny + BY - 1) / BY);
-  int chunk = a.z_chunk;
-  if (chunk <= 0) {
-    // About four blocks per SM slot in all (132 SMs), streams of 16 R to 128 planes (longer ones
-    // were slower: minimod's 944 x 946 x 946 inner box took 4.42 ms per step in 2 chunks of 473
-    // planes, 4.07-4.08 ms in chunks of 64 or 128, H200).
-    const int want = 132 * MinBlocks * 4;
-    const int chunks = (want + tiles - 1) / tiles;
-    chunk = (nz + chunks - 1) / chunks;
-    chunk = std::max(16 * R, std::min(chunk, 128));
-  }
+  // By default about four blocks per SM slot in all (132 SMs), streams of at most 128 planes (longer
+  // ones were slower: minimod's 944 x 946 x 946 inner box took 4.42 ms per step in 2 chunks of 473
+  // planes, 4.07-4.08 ms in chunks of 64 or 128, H200).
+  const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132 * MinBlocks * 4, R, 128);
   const std::int64_t o0 = a.origin % a.sy, o1 = (a.origin / a.sy) % rows, o2 = a.origin / a.sz;
   const dim3 grid((nx + S::TX - 1) / S::TX, (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   kernel<<<grid, S::Threads, S::SmemBytes, static_cast<cudaStream_t>(a.stream)>>>(u_map, prev_map, coef_map, a,
                                                                                   int(o0), int(o1), int(o2), chunk);
-  check(cudaGetLastError(), "launch");
+  check(cudaGetLastError(), kKernel, "launch");
 }
 
 // Tiles of 16 rows (the default, one block per SM), 15 rows (one block per SM of 16 warps, which

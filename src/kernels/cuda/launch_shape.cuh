@@ -1,0 +1,27 @@
+#pragma once
+// What the native CUDA kernels' launchers share: turning a CUDA error into one exception that names
+// the kernel, and the automatic z chunk (the planes each block streams). Plain CUDA C++.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+#include <string>
+
+namespace wavefd::cuda {
+
+// Throws std::runtime_error "<kernel>: <what>: <CUDA's message>" unless e is cudaSuccess.
+inline void check(cudaError_t e, const char* kernel, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(kernel) + ": " + what + ": " + cudaGetErrorString(e));
+}
+
+// The planes each block streams when the caller chose none: the nz planes of `tiles` xy tiles cut
+// so that the launch has about `blocks` blocks, each stream at least 16 R planes long (the 2R planes
+// a block reads or computes before its first output stay a small part) and at most `longest`.
+inline int automatic_z_chunk(int nz, long long tiles, long long blocks, int R, int longest = INT_MAX) {
+  const long long chunks = std::max(1LL, (blocks + tiles - 1) / tiles);
+  const int chunk = int((nz + chunks - 1) / chunks);
+  return std::max(16 * R, std::min(chunk, longest));
+}
+
+}  // namespace wavefd::cuda

@@ -4,19 +4,24 @@
 // so the best one-step kernel is held at the copy bandwidth. Two steps in one pass read u^n,
 // u^{n-1} and vp once and write u^{n+1} and u^{n+2}: 20 bytes per two steps, 10 per step.
 //
-// A block of 32 x BY threads covers a tile of 32 V x BY points of the xy plane (V = 16 or 8 bytes
-// of points per thread) and streams along z, two stages per plane:
+// A block of BY warps covers a tile of EX = LX V points by EY = BY 32 / LX rows of the xy plane
+// (V = 16 bytes of points per thread; LX lanes per row, so a warp holds 32 / LX rows) and streams
+// along z, two stages per plane:
 //   stage 1 (plane z): u^{n+1} on the whole tile: each thread holds its column's 2R+1 values of u^n
 //     along z in registers (as star_stream.cu), reads the in-plane neighbours through L1; points
 //     outside the box (the tile's rim reaches up to R beyond it) are read from `next`, where the
 //     layer kernel has put them. The block's own points (the tile less a rim of R rows and R
 //     points, rounded to whole vectors, on every side) are written to `next`.
 //   stage 2 (plane z - R): u^{n+2} at the block's own points, every neighbour of u^{n+1} from a
-//     ring of 2R+2 planes of the tile in shared memory; u^n at the centre is the oldest value of
-//     stage 1's register window.
+//     ring of planes of the tile in shared memory; u^n at the centre is the oldest value of stage
+//     1's register window.
 // One block barrier per plane: stage 1 writes plane z into a slot that stage 2 last read two
-// planes before (2R+2 slots). Neighbouring tiles compute each other's rims again (the price: a
-// tile of 16 rows keeps 16 - 2R of them); each point's value is written once, by its owner.
+// planes before (at least 2R+2 slots; 16, so that a slot is a mask, not a division, away).
+// Neighbouring tiles compute each other's rims again, the price of the fused pair: with 16 lanes
+// per row a tile of 64 x 32 float points keeps 56 x 24 of them (rim 1.52 times its own points),
+// where 32 lanes per row keep 120 x 8 of 128 x 16 (2.13 times), with the same registers per
+// thread. The kernel is bound by the instructions it issues (ncu, H100), hence the shape.
+// Each point's value is written once, by its owner.
 // Every multiply-add is the one-step kernels' (fused.hpp), so a pair gives the bits of two steps.
 #include <cuda_runtime.h>
 
@@ -38,18 +43,19 @@ struct Coeffs {
   T c[R + 1];
 };
 
-// One configuration: BY warps, VB bytes of points per thread.
-template <class T, int R, int BY, int VB>
+// One configuration: BY warps, VB bytes of points per thread, LX lanes per tile row.
+template <class T, int R, int BY, int VB, int LX>
 struct Shape {
   static constexpr int V = VB / int(sizeof(T));
   static constexpr int XR = (R + V - 1) / V * V;  // the rim along x, whole vectors
-  static constexpr int EX = 32 * V;               // tile width (points)
+  static constexpr int EX = LX * V;               // tile width (points)
+  static constexpr int EY = BY * (32 / LX);       // and height (rows)
   static constexpr int TX = EX - 2 * XR;          // the block's own points across x
-  static constexpr int TY = BY - 2 * R;           // and rows
-  static constexpr int Slots = 2 * R + 2;
-  static constexpr int SlotPoints = EX * BY;
+  static constexpr int TY = EY - 2 * R;           // and rows
+  static constexpr int Slots = 16;                // ring of u^{n+1} planes (a power of two)
+  static constexpr int SlotPoints = EX * EY;
   static constexpr std::size_t SmemBytes = std::size_t(Slots) * SlotPoints * sizeof(T);
-  static_assert(TY > 0 && TX > 0);
+  static_assert(TY > 0 && TX > 0 && 2 * R + 2 <= Slots && 32 % LX == 0);
 };
 
 }  // namespace pair
@@ -57,31 +63,32 @@ struct Shape {
 namespace {
 using namespace pair;
 
-template <class T, int R, int BY, int VB, int MinBlocks>
+template <class T, int R, int BY, int VB, int LX, int MinBlocks>
 __global__ void __launch_bounds__(32 * BY, MinBlocks)
     star_pair_kernel(const T* __restrict__ u, const T* __restrict__ u_prev, T* next, T* __restrict__ after,
                      const T* __restrict__ coef, const int* __restrict__ source_at, const T* __restrict__ source_add,
                      int sources, std::int64_t sy, std::int64_t sz, std::int64_t origin, int lo0, int lo1, int lo2,
                      int hi0, int hi1, int hi2, int z_chunk, Coeffs<T, R> k) {
-  using S = Shape<T, R, BY, VB>;
+  using S = Shape<T, R, BY, VB, LX>;
   constexpr int V = S::V, XR = S::XR;
+  constexpr unsigned Mask = S::Slots - 1;
   extern __shared__ __align__(16) unsigned char smem_bytes[];
   T* const ring = reinterpret_cast<T*>(smem_bytes);
 
-  const int lane = threadIdx.x, row = threadIdx.y;
+  const int lane = int(threadIdx.x) % LX, row = int(threadIdx.y) * (32 / LX) + int(threadIdx.x) / LX;
   const int x0 = lo0 + int(blockIdx.x) * S::TX, y0 = lo1 + int(blockIdx.y) * S::TY;  // the block's own points start
   const int x = x0 - XR + lane * V, y = y0 - R + row;                                // this thread's column
   const int zb = lo2 + int(blockIdx.z) * z_chunk, ze = min(zb + z_chunk, hi2);       // stage 2's planes
   const int z_first = zb - R, z_end = ze + R;                                        // stage 1's
   const bool in_box = x >= lo0 && x < hi0 && y >= lo1 && y < hi1;  // whole vectors: x bounds on 16 bytes
   const bool needed = x >= lo0 - XR && x < hi0 + XR && y >= lo1 - R && y < hi1 + R;
-  const bool owner = in_box && lane >= XR / V && lane < 32 - XR / V && row >= R && row < BY - R;
+  const bool owner = in_box && lane >= XR / V && lane < LX - XR / V && row >= R && row < S::EY - R;
 
   // Whether a source point lies where this block computes stage 1.
   bool sourced = false;
-  for (int s = row * 32 + lane; s < sources; s += 32 * BY) {
+  for (int s = int(threadIdx.y * 32 + threadIdx.x); s < sources; s += 32 * BY) {
     const int sx = source_at[3 * s], sy_ = source_at[3 * s + 1], sz_ = source_at[3 * s + 2];
-    sourced = sourced || (sx >= x0 - XR && sx < x0 - XR + S::EX && sy_ >= y0 - R && sy_ < y0 - R + BY &&
+    sourced = sourced || (sx >= x0 - XR && sx < x0 - XR + S::EX && sy_ >= y0 - R && sy_ < y0 - R + S::EY &&
                           sz_ >= z_first && sz_ < z_end);
   }
   sourced = __syncthreads_or(sourced);
@@ -149,20 +156,21 @@ __global__ void __launch_bounds__(32 * BY, MinBlocks)
     } else if (needed) {
       load<T, V>(next + p, s1);  // the layer kernel's (outside the box, not written here)
     }
-    store<T, V>(mine + ((z - z_first) % S::Slots) * S::SlotPoints, s1);
+    const unsigned t = unsigned(z - z_first);  // this plane's slot: t & Mask
+    store<T, V>(mine + (t & Mask) * S::SlotPoints, s1);
     __syncthreads();
 
     // Stage 2: u^{n+2} at plane z - R.
     const int zc = z - R;
     if (owner && zc >= zb) {
-      const T* centre = mine + ((zc - z_first) % S::Slots) * S::SlotPoints;
+      const T* centre = mine + ((t - R) & Mask) * S::SlotPoints;
       T rowv[V + 2 * XR];
 #pragma unroll
       for (int n = 0; n < (V + 2 * XR) / V; ++n) {
-        T t[V];
-        load<T, V>(centre - XR + n * V, t);
+        T piece[V];
+        load<T, V>(centre - XR + n * V, piece);
 #pragma unroll
-        for (int v = 0; v < V; ++v) rowv[n * V + v] = t[v];
+        for (int v = 0; v < V; ++v) rowv[n * V + v] = piece[v];
       }
       T out[V];
 #pragma unroll
@@ -172,8 +180,8 @@ __global__ void __launch_bounds__(32 * BY, MinBlocks)
         T up[V], down[V], below[V], above[V];
         load<T, V>(centre - m * S::EX, up);
         load<T, V>(centre + m * S::EX, down);
-        load<T, V>(mine + ((zc - m - z_first) % S::Slots) * S::SlotPoints, below);
-        load<T, V>(mine + ((zc + m - z_first) % S::Slots) * S::SlotPoints, above);
+        load<T, V>(mine + ((t - R - m) & Mask) * S::SlotPoints, below);
+        load<T, V>(mine + ((t - R + m) & Mask) * S::SlotPoints, above);
 #pragma unroll
         for (int v = 0; v < V; ++v)
           out[v] = kernels::fused(k.c[m], (rowv[XR + v - m] + rowv[XR + v + m]) + (up[v] + down[v]) + (below[v] + above[v]),
@@ -195,9 +203,9 @@ __global__ void __launch_bounds__(32 * BY, MinBlocks)
 
 constexpr const char* kKernel = "cuda star-pair";
 
-template <class T, int R, int BY, int VB, int MinBlocks = 1>
+template <class T, int R, int BY, int VB, int LX, int MinBlocks = 1>
 void launch(const StarPairArgs<T>& a) {
-  using S = Shape<T, R, BY, VB>;
+  using S = Shape<T, R, BY, VB, LX>;
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
   const int tiles_x = (nx + S::TX - 1) / S::TX, tiles_y = (ny + S::TY - 1) / S::TY;
   int chunk = a.z_chunk;
@@ -210,7 +218,7 @@ void launch(const StarPairArgs<T>& a) {
     check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), kKernel, "SM count");
     chunk = automatic_z_chunk(nz, (long long)tiles_x * tiles_y, 8LL * sms, R, 128);
   }
-  const auto kernel = star_pair_kernel<T, R, BY, VB, MinBlocks>;
+  const auto kernel = star_pair_kernel<T, R, BY, VB, LX, MinBlocks>;
   static const cudaError_t attribute =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::SmemBytes));
   check(attribute, kKernel, "shared memory size");
@@ -223,12 +231,12 @@ void launch(const StarPairArgs<T>& a) {
   check(cudaGetLastError(), kKernel, "launch");
 }
 
-// Tiles of 16 warps (the default: 16 - 2R rows of own points) or 32 with 8-byte vectors (half
-// the registers of 16-byte ones).
+// 16 warps of 16-byte vectors; tiles of 32 rows (16 lanes per row, the default) or 16 rows (32
+// lanes per row: wider, lower tiles).
 template <class T, int R>
 void launch_rows(const StarPairArgs<T>& a) {
-  if (a.rows == 32) return launch<T, R, 32, 8>(a);
-  return launch<T, R, 16, 16>(a);
+  if (a.rows == 16) return launch<T, R, 16, 16, 32>(a);
+  return launch<T, R, 16, 16, 16>(a);
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ struct StarPairArgs {
   int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};  // the box; x bounds on 16 bytes
   int radius = 1;
   T c[native::kMaxStarRadius + 1] = {};      // the Laplacian's axis weights
-  int rows = 0;                              // warps per block: 16 (default) or 32 (see star_pair.cu)
+  int rows = 0;                              // tile rows: 32 (default) or 16 (see star_pair.cu)
   int z_chunk = 0;                           // planes per block (0: automatic)
   void* stream = nullptr;
 };

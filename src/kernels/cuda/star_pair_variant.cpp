@@ -10,7 +10,7 @@ namespace {
 
 class CudaStarPair final : public NativeStarVariant<CudaStarPair> {
  public:
-  static constexpr std::array<int, 2> kRows{16, 32};  // warps per block of the pair kernel (the first is the default)
+  static constexpr std::array<int, 2> kRows{32, 16};  // tile rows of the pair kernel (the first is the default)
 
   std::string name() const override { return "cuda-star-pair"; }
   std::string description() const override {

@@ -31,6 +31,7 @@
 #include "model/pml_point.hpp"
 #include "launch_shape.cuh"
 #include "star_tma.hpp"
+#include "tma_copy.cuh"
 #include "vector_access.cuh"
 
 namespace wavefd::cuda {
@@ -65,36 +66,6 @@ struct Shape {
   static constexpr std::size_t BarrierBytes = (2 * Slots * sizeof(std::uint64_t) + 15) / 16 * 16;
   static constexpr std::size_t SmemBytes = std::size_t(Slots) * SlotBytes + BarrierBytes + PhiBytes + 128;
 };
-
-// mbarrier and bulk tensor copy primitives (PTX ISA 8.0, sm_90).
-__device__ __forceinline__ std::uint32_t smem(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void mbar_init(std::uint64_t* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem(bar)), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(std::uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem(bar)) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive_expect_tx(std::uint64_t* bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(bar)), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned parity) {
-  asm volatile(
-      "{\n .reg .pred done;\n"
-      "WAIT:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-      " @!done bra WAIT;\n}" ::"r"(smem(bar)),
-      "r"(parity)
-      : "memory");
-}
-__device__ __forceinline__ void tma_load_plane(void* dst, const CUtensorMap* map, int x, int y, int z,
-                                               std::uint64_t* bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::
-          "r"(smem(dst)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(z), "r"(smem(bar))
-      : "memory");
-}
 
 }  // namespace tma
 
@@ -134,7 +105,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
       mbar_init(&full[s], 1);
       mbar_init(&empty[s], BY);
     }
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    mbar_init_fence();
   }
   __syncthreads();
 
@@ -319,47 +290,13 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
 
 constexpr const char* kKernel = "cuda star-tma";
 
-using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
-                                 const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
-                                 CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-
-// The driver's tensor-map encoder, through the runtime so that no libcuda link is needed.
-EncodeTiled encoder() {
-  static const EncodeTiled fn = [] {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult q{};
-    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q), kKernel,
-          "cuTensorMapEncodeTiled entry point");
-    if (q != cudaDriverEntryPointSuccess || !f) throw std::runtime_error("cuda star-tma: no cuTensorMapEncodeTiled");
-    return reinterpret_cast<EncodeTiled>(f);
-  }();
-  return fn;
-}
-
-// The flat array seen as a 3-D tensor (row pitch x rows per plane x planes), copied in boxes of
-// box_x x box_y x 1; reads past the array are zero-filled (and never used).
-template <class T>
-CUtensorMap plane_map(const T* data, const native::StarArgs<T>& a, int box_x, int box_y) {
-  CUtensorMap map;
-  const cuuint64_t dims[3] = {cuuint64_t(a.sy), cuuint64_t(a.sz / a.sy), cuuint64_t((a.alloc + a.sz - 1) / a.sz)};
-  const cuuint64_t strides[2] = {cuuint64_t(a.sy * sizeof(T)), cuuint64_t(a.sz * sizeof(T))};
-  const cuuint32_t box[3] = {cuuint32_t(box_x), cuuint32_t(box_y), 1};
-  const cuuint32_t unit[3] = {1, 1, 1};
-  const CUresult r = encoder()(&map, sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
-                               3, const_cast<T*>(data), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                               CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) throw std::runtime_error("cuda star-tma: tensor map encoding failed (" + std::to_string(r) + ")");
-  return map;
-}
-
 template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml>
 void launch(const native::StarArgs<T>& a) {
   using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>;
   const std::int64_t rows = a.sz / a.sy;
-  const CUtensorMap u_map = plane_map(a.u, a, S::RowLen, S::Rows);
-  const CUtensorMap prev_map = plane_map<T>(a.u_prev, a, S::TX, BY);
-  const CUtensorMap coef_map = Coef ? plane_map<T>(a.coef, a, S::TX, BY) : prev_map;
+  const CUtensorMap u_map = plane_map<T>(a.u, a.sy, a.sz, a.alloc, S::RowLen, S::Rows, kKernel);
+  const CUtensorMap prev_map = plane_map<T>(a.u_prev, a.sy, a.sz, a.alloc, S::TX, BY, kKernel);
+  const CUtensorMap coef_map = Coef ? plane_map<T>(a.coef, a.sy, a.sz, a.alloc, S::TX, BY, kKernel) : prev_map;
 
   auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>;
   static const bool sized = [&] {

@@ -1,6 +1,7 @@
 #pragma once
 // What the native CUDA kernels' launchers share: turning a CUDA error into one exception that names
-// the kernel, and the automatic z chunk (the planes each block streams). Plain CUDA C++.
+// the kernel, the automatic z chunk (the planes each block streams) and the weights as a kernel
+// argument. Plain CUDA C++.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,6 +23,19 @@ inline int automatic_z_chunk(int nz, long long tiles, long long blocks, int R, i
   const long long chunks = std::max(1LL, (blocks + tiles - 1) / tiles);
   const int chunk = int((nz + chunks - 1) / chunks);
   return std::max(16 * R, std::min(chunk, longest));
+}
+
+// The Laplacian's axis weights c[0..R] by value, a kernel argument (no constant-memory copy to wait for).
+template <class T, int R>
+struct Coeffs {
+  T c[R + 1];
+};
+
+template <class T, int R>
+Coeffs<T, R> coeffs(const T* c) {
+  Coeffs<T, R> k;
+  for (int m = 0; m <= R; ++m) k.c[m] = c[m];
+  return k;
 }
 
 }  // namespace wavefd::cuda

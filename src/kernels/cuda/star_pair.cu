@@ -38,11 +38,6 @@ namespace pair {
 
 using namespace vec;
 
-template <class T, int R>
-struct Coeffs {
-  T c[R + 1];
-};
-
 // One configuration: BY warps, VB bytes of points per thread, LX lanes per tile row.
 template <class T, int R, int BY, int VB, int LX>
 struct Shape {
@@ -222,8 +217,7 @@ void launch(const StarPairArgs<T>& a) {
   static const cudaError_t attribute =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::SmemBytes));
   check(attribute, kKernel, "shared memory size");
-  Coeffs<T, R> k;
-  for (int m = 0; m <= R; ++m) k.c[m] = a.c[m];
+  const Coeffs<T, R> k = coeffs<T, R>(a.c);
   const dim3 grid(tiles_x, tiles_y, (nz + chunk - 1) / chunk), block(32, BY, 1);
   kernel<<<grid, block, S::SmemBytes, static_cast<cudaStream_t>(a.stream)>>>(
       a.u, a.u_prev, a.next, a.after, a.coef, a.source_at, a.source_add, a.sources, a.sy, a.sz, a.origin, a.lo[0],

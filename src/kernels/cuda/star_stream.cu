@@ -23,11 +23,6 @@ namespace {
 
 using namespace vec;
 
-template <class T, int R>
-struct Coeffs {
-  T c[R + 1];
-};
-
 // The explicit minimum of one block per SM lets ptxas spend registers on loads in flight (float,
 // R = 4: 112 registers instead of 96, 70 % instead of 67 % of the copy bandwidth on the H200).
 // Images: also store the ghost images (GhostImages); a separate instantiation, because the image
@@ -124,8 +119,7 @@ void launch(const native::StarArgs<T>& a) {
   const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132LL * 2048 / (BX * BY) * 2, R);
   const dim3 block(BX, BY, 1);
   const dim3 grid((nx + BX * V - 1) / (BX * V), (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
-  Coeffs<T, R> k;
-  for (int m = 0; m <= R; ++m) k.c[m] = a.c[m];
+  const Coeffs<T, R> k = coeffs<T, R>(a.c);
   // The ghost images are for the constant-coefficient benchmark; the seismic model does not use them.
   auto kernel = a.coef           ? star_stream_kernel<T, R, BX, BY, V, false, true>
                 : a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>

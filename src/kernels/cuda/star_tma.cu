@@ -308,10 +308,12 @@ void launch(const native::StarArgs<T>& a) {
 
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
   const int tiles = ((nx + S::TX - 1) / S::TX) * ((ny + BY - 1) / BY);
-  // By default about four blocks per SM slot in all (132 SMs), streams of at most 128 planes (longer
-  // ones were slower: minimod's 944 x 946 x 946 inner box took 4.42 ms per step in 2 chunks of 473
-  // planes, 4.07-4.08 ms in chunks of 64 or 128, H200).
-  const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132 * MinBlocks * 4, R, 128);
+  // By default about four blocks per SM slot in all (132 SMs), streams of at most 128 planes, 64 for
+  // the seismic inner box (a coefficient, no PML branch). Longer streams were slower: minimod's
+  // 944 x 946 x 946 inner box took 4.42 ms per step in 2 chunks of 473 planes, 4.07-4.08 ms in
+  // chunks of 64 or 128 on an H200; on an H100 5.78-5.87 ms in chunks of 64, 6.06-6.19 in 128.
+  const int longest = Coef && !Pml ? 64 : 128;
+  const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132 * MinBlocks * 4, R, longest);
   const std::int64_t o0 = a.origin % a.sy, o1 = (a.origin / a.sy) % rows, o2 = a.origin / a.sz;
   const dim3 grid((nx + S::TX - 1) / S::TX, (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   kernel<<<grid, S::Threads, S::SmemBytes, static_cast<cudaStream_t>(a.stream)>>>(u_map, prev_map, coef_map, a,

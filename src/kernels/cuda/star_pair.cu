@@ -20,7 +20,8 @@
 // Neighbouring tiles compute each other's rims again, the price of the fused pair: with 16 lanes
 // per row a tile of 64 x 32 float points keeps 56 x 24 of them (rim 1.52 times its own points),
 // where 32 lanes per row keep 120 x 8 of 128 x 16 (2.13 times), with the same registers per
-// thread. The kernel is bound by the instructions it issues (ncu, H100), hence the shape.
+// thread (the 128 x 16 tiles' kernel was bound by the instructions it issued; this one waits on
+// stage 1's loads and the barrier of each plane: docs/performance.md).
 // Each point's value is written once, by its owner.
 // Every multiply-add is the one-step kernels' (fused.hpp), so a pair gives the bits of two steps.
 #include <cuda_runtime.h>

@@ -1,8 +1,8 @@
 #pragma once
 // Planes of a field copied into shared memory by the Hopper tensor memory accelerator, paced by
-// mbarriers (PTX ISA 8.0, sm_90): the device primitives, and the host's description of a flat field
-// as a 3-D tensor, for the kernels that stage planes this way (star_tma.cu).
-// Plain CUDA C++ and PTX.
+// mbarriers (PTX ISA 8.0, sm_90; callers compile them only for such targets): the device
+// primitives, and the host's description of a flat field as a 3-D tensor, for the kernels that
+// stage planes this way (star_tma.cu). Plain CUDA C++ and PTX.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -14,30 +14,22 @@
 
 namespace wavefd::cuda::tma {
 
-// The device primitives exist on sm_90 and newer; elsewhere they trap (kernels launch them only on
-// such devices, but their templates are compiled for every architecture of the build).
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define WAVEFD_TMA_ASM(...) __trap()
-#else
-#define WAVEFD_TMA_ASM(...) asm volatile(__VA_ARGS__)
-#endif
-
 __device__ __forceinline__ std::uint32_t smem(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
 __device__ __forceinline__ void mbar_init(std::uint64_t* bar, unsigned count) {
-  WAVEFD_TMA_ASM("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem(bar)), "r"(count) : "memory");
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem(bar)), "r"(count) : "memory");
 }
 // Makes the barriers' initialisation visible to the copy engine.
-__device__ __forceinline__ void mbar_init_fence() { WAVEFD_TMA_ASM("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+__device__ __forceinline__ void mbar_init_fence() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
 __device__ __forceinline__ void mbar_arrive(std::uint64_t* bar) {
-  WAVEFD_TMA_ASM("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem(bar)) : "memory");
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem(bar)) : "memory");
 }
 __device__ __forceinline__ void mbar_arrive_expect_tx(std::uint64_t* bar, unsigned bytes) {
-  WAVEFD_TMA_ASM("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(bar)), "r"(bytes) : "memory");
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(bar)), "r"(bytes) : "memory");
 }
 __device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned parity) {
-  WAVEFD_TMA_ASM(
+  asm volatile(
       "{\n .reg .pred done;\n"
       "WAIT:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
       " @!done bra WAIT;\n}" ::"r"(smem(bar)),
@@ -47,14 +39,12 @@ __device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned parity) {
 // One box of the tensor at (x, y, z) into dst (128-byte aligned); completes on bar's byte count.
 __device__ __forceinline__ void tma_load_plane(void* dst, const CUtensorMap* map, int x, int y, int z,
                                                std::uint64_t* bar) {
-  WAVEFD_TMA_ASM(
+  asm volatile(
       "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::
           "r"(smem(dst)),
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(z), "r"(smem(bar))
       : "memory");
 }
-
-#undef WAVEFD_TMA_ASM
 
 using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
                                  const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,

@@ -51,10 +51,11 @@ struct EngineResult {
 
 template <class T>
 EngineResult run_engine(const SeismicModel& m, SeismicWork work, const Variant* inner, StepPairs pairs = StepPairs::off,
-                        Tile tile = {}) {
+                        Tile tile = {}, const Variant* layer = nullptr) {
   SeismicRun run;
   run.work = work;
   run.inner = inner;
+  run.layer = layer;
   run.pairs = pairs;
   run.tile = tile;
   const Subdomain sub = seismic_subdomain(m, run.parallel);
@@ -197,6 +198,39 @@ TEST(SeismicEngine, UnifiedAndSevenDomainGiveTheSameBits) {
       m.n[0] = nx;
       expect_same_bits<float>(m, inner);
       expect_same_bits<double>(m, inner);
+    }
+}
+
+// The layer's boxes by a variant's PML branch (scheme.layer_variant) give the layer kernel's bits,
+// with the layer kernel's inner path and with the variant's own inner box; a variant without a
+// PML branch for this layer (every variant of a host build) is refused by the key's name.
+TEST(SeismicEngine, LayerVariantsGiveTheLayerKernelsBits) {
+  SeismicModel m = small_model(Absorbing::pml, OuterBoundary::zero);
+  for (const index_t nx : {26, 28})
+    for (const Variant* v : inner_kernels(m.stencil)) {
+      if (v == nullptr) continue;
+      m.n[0] = nx;
+      SCOPED_TRACE(name_of(v) + ", " + std::to_string(nx) + " points across x");
+      for (const Variant* inner : {static_cast<const Variant*>(nullptr), v}) {
+        const EngineResult ref = run_engine<float>(m, SeismicWork::seven_domain, inner);
+        const EngineResult ref_d = run_engine<double>(m, SeismicWork::seven_domain, inner);
+        EngineResult got, got_d;
+        try {
+          got = run_engine<float>(m, SeismicWork::seven_domain, inner, StepPairs::off, {}, v);
+          got_d = run_engine<double>(m, SeismicWork::seven_domain, inner, StepPairs::off, {}, v);
+        } catch (const Error& e) {
+          EXPECT_NE(std::string(e.what()).find("scheme.layer_variant = '" + v->name() + "'"), std::string::npos) << e.what();
+          EXPECT_NE(v->name(), "cuda-star-stream") << "its PML branch takes every box";
+          break;
+        }
+        ASSERT_GT(max_abs(ref.u), 0);
+        EXPECT_EQ(ref.u, got.u);
+        EXPECT_EQ(ref.traces, got.traces);
+        EXPECT_EQ(ref_d.u, got_d.u);
+        EXPECT_EQ(ref_d.traces, got_d.traces);
+        std::printf("  the layer by %s's PML branch, inner box by %s: the layer kernel's bits\n", name_of(v).c_str(),
+                    name_of(inner).c_str());
+      }
     }
 }
 

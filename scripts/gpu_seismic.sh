@@ -68,9 +68,11 @@ for step in 000500 001000; do
   else log "step $step: 2 ranks' slice DIFFERS from 1 rank's"; fi
 done
 else log "this build has no MPI: two ranks against one not run"; fi
-log "minimod's benchmark deck, 1000^3, 1000 steps: seven-domain native (auto), Kokkos-only (mdrange-stream), three-domain (auto: the native PML branch on the core), unified (auto: the native PML branch; and the layer kernel)"
+log "minimod's benchmark deck, 1000^3, 1000 steps: seven-domain native (auto: the layer by cuda-star-stream's PML branch; and by the layer kernel), Kokkos-only (mdrange-stream), three-domain (auto: the native PML branch on the core), unified (auto: the native PML branch; and the layer kernel)"
 $B seismic inputs/seismic-minimod-1000.toml --scheme.variant "${INNER:-auto}" --output.progress none \
   --output.summary "$OUT/seismic-minimod-1000-seven-domain.json" 2>&1 | tee -a "$OUT/log.txt"
+$B seismic inputs/seismic-minimod-1000.toml --scheme.variant "${INNER:-auto}" --scheme.layer_variant layer --output.progress none \
+  --output.summary "$OUT/seismic-minimod-1000-seven-domain-layer-kernel.json" 2>&1 | tee -a "$OUT/log.txt"
 $B seismic inputs/seismic-minimod-1000.toml --scheme.variant mdrange-stream --scheme.tile 32x4x64 --output.progress none \
   --output.summary "$OUT/seismic-minimod-1000-seven-domain-kokkos.json" 2>&1 | tee -a "$OUT/log.txt"
 $B seismic inputs/seismic-minimod-1000.toml --scheme.work three-domain --scheme.variant "${INNER:-auto}" --output.progress none \
@@ -82,7 +84,7 @@ $B seismic inputs/seismic-minimod-1000.toml --scheme.work unified --scheme.varia
 if [ "${TILES:-0}" = 1 ]; then
   log "tiles of the layer kernel and of the inner variant, 1000^3, 200 steps, seven-domain"
   for lt in default 32x4x8 32x4x16 32x4x32 32x8x16 64x2x16 16x8x16 32x4x64; do
-    $B seismic inputs/seismic-minimod-1000.toml --scheme.steps 200 --scheme.variant "${INNER:-auto}" --scheme.layer_tile $lt --output.progress none \
+    $B seismic inputs/seismic-minimod-1000.toml --scheme.steps 200 --scheme.variant "${INNER:-auto}" --scheme.layer_variant layer --scheme.layer_tile $lt --output.progress none \
       --output.summary "$W/tile-layer-$lt.json" 2>&1 | grep -E "s for|per step" | sed "s/^/layer_tile $lt: /" | tee -a "$OUT/log.txt"
   done
   for t in 32x16x64 32x16x128 32x16x256 32x8x64 32x8x128; do

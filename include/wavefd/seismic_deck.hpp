@@ -33,6 +33,7 @@ struct SeismicDeck {
   std::string variant = "auto";      // scheme.variant: the inner box's kernel (auto, layer, or a variant)
   std::string tile = "default";      // scheme.tile: the inner variant's tile
   std::string layer_tile = "default";  // scheme.layer_tile: the layer kernel's block XxYxZ
+  std::string layer_variant = "auto";  // scheme.layer_variant: auto, layer (the layer kernel) or a variant with a PML branch
   std::string work = "seven-domain";  // scheme.work: seven-domain | three-domain | unified
   std::string pairs = "auto";         // scheme.pairs: auto | on | off (two steps at a time, seismic_step.hpp)
   std::string source_term = "scaled";  // scheme.source_term: scaled | minimod | minimod-2021

@@ -52,7 +52,10 @@ struct SeismicRun {
                                             // (branch_by_inner())
   Tile tile{};                              // the inner variant's
   Tile layer_tile{};                        // the layer kernel's: x columns by y rows per block, z planes
-                                            // per chunk (default: as the streaming variants choose)
+                                            // per chunk (default: as the streaming variants choose);
+                                            // with a layer variant, that variant's tile
+  const Variant* layer = nullptr;           // updates the layer's boxes in place by its PML branch
+                                            // (Variant::takes_pml); null: the layer kernel
   StepPairs pairs = StepPairs::automatic;   // two steps at a time (seven-domain work with an inner variant)
 };
 

@@ -126,6 +126,8 @@ class Variant {
   virtual bool writes_ghost_images() const { return false; }
   // Whether apply() honours TwoStepArgs::coefficient (the seismic model's inner box).
   virtual bool takes_coefficient() const { return false; }
+  // Whether the kernel is native code for one backend (CUDA, HIP, plain C++ and OpenMP), not Kokkos.
+  virtual bool native() const { return false; }
   // Whether apply() honours TwoStepArgs::pml for this box of this layout on this build's device.
   virtual bool takes_pml(const Layout&, const Box&, Precision) const { return false; }
   // Whether apply_pair() fuses the two steps in one pass over memory (temporal blocking) for this

@@ -312,6 +312,7 @@ const Key& schema() {
       {.name = "variant", .read = text(&D::variant)},
       {.name = "tile", .read = text(&D::tile)},
       {.name = "layer_tile", .read = text(&D::layer_tile)},
+      {.name = "layer_variant", .read = text(&D::layer_variant)},
       {.name = "work", .read = choice(&D::work, {"seven-domain", "three-domain", "unified"})},
       {.name = "pairs", .read = choice(&D::pairs, {"auto", "on", "off"})},
       {.name = "source_term", .read = choice(&D::source_term, {"scaled", "minimod", "minimod-2021"})},

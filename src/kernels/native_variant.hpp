@@ -45,6 +45,7 @@ class NativeStarVariant : public VariantFor<Derived> {
  public:
   bool supports(const Stencil& s, Precision) const override { return native_star_supports(s); }
   bool takes_coefficient() const override { return true; }
+  bool native() const override { return true; }
   std::vector<Tile> tile_candidates(const Stencil&, Precision) const override {
     std::vector<Tile> tiles;
     for (int rows : Derived::kRows)
@@ -117,6 +118,7 @@ class RowsStarVariant : public RowTiled<Derived> {
  public:
   bool supports(const Stencil& s, Precision) const override { return native_star_supports(s); }
   bool takes_coefficient() const override { return true; }
+  bool native() const override { return true; }
   bool writes_ghost_images() const override { return true; }
 };
 

@@ -104,9 +104,15 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
                   ", variable coefficient)");
     run.inner->check_tile(run.tile, "scheme.tile");
   }
+  if (run.layer != nullptr) {
+    if (!run.layer->takes_coefficient() || !run.layer->supports(m.stencil, precision))
+      throw Error("scheme.layer_variant = '" + run.layer->name() + "' cannot update the seismic layer (" + m.stencil.name +
+                  ", variable coefficient and PML)");
+    run.layer->check_tile(run.layer_tile, "scheme.layer_tile");
+  }
   // A GPU block of the layer kernel (x columns by y rows): its launch bound.
   const Tile& lt = run.layer_tile;
-  if (!kHostBuild && lt.x * lt.y > kLayerThreads)
+  if (!kHostBuild && run.layer == nullptr && lt.x * lt.y > kLayerThreads)
     throw Error("scheme.layer_tile = '" + to_string(lt) + "' has more than " + std::to_string(kLayerThreads) +
                 " threads; accepted: default, or XxYxZ with x*y <= " + std::to_string(kLayerThreads));
   const Decomposition split = seismic_decomposition(m, run.parallel);
@@ -209,6 +215,12 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
         if (!side.empty()) slabs_.push_back(side);
     }
   }
+
+  if (run.layer != nullptr && pml_)
+    for (const Box& b : slabs_)
+      if (!run.layer->takes_pml(layout_, b, precision))
+        throw Error("scheme.layer_variant = '" + run.layer->name() + "' has no PML branch for this layer on this " +
+                    "device; accepted: auto, layer, or a variant that has one (cuda-star-stream; cuda-star-tma on sm_90)");
 
   // Sources: the support points this rank owns, merged by point (sources in order within each).
   std::map<index_t, std::vector<std::pair<int, double>>> by_point;
@@ -342,6 +354,16 @@ template <class T>
 void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec, const T* u, const T* prev,
                                   T* into) {
   if (b.empty()) return;
+  // A layer variant's PML branch, where it takes this box (in place only: a pair's steps write
+  // another field, so they keep the layer kernel).
+  constexpr Precision precision = sizeof(T) == 4 ? Precision::f32 : Precision::f64;
+  if (run_.layer != nullptr && pml_ && into == prev && run_.layer->takes_pml(layout_, b, precision)) {
+    TwoStepArgs<T> a{Kokkos::View<const T*>(u, layout_.alloc), Kokkos::View<T*>(into, layout_.alloc), layout_,
+                     &model_.stencil, &laplacian_, exec, run_.layer_tile};
+    a.coefficient = vp_;
+    a.pml = layer_;
+    return run_.layer->apply(a, b);
+  }
   const auto launch = [&]<int R, int V, int Kind>() {
     seismic::LayerStream<T, R, V, Kind> f{u, prev, into, vp_.data(), layer_, layout_, {}, b, 0};
     for (int m = 0; m <= R; ++m) f.c[m] = axis_c_[std::size_t(m)];

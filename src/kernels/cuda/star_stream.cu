@@ -8,6 +8,8 @@
 // is needed. (Staging the xy plane in shared memory with block barriers was measured slower,
 // docs/performance.md; star_tma.cu stages it without barriers.) Loads and stores are V-wide
 // vectors (16 bytes: float4 / double2) when the box and rows are 16-byte aligned, else V = 1.
+// With the seismic PML (the layer's boxes, scheme.layer_variant, or unified work) layer points
+// take the PML update, and each thread's streams come through its own shared-memory slots.
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -15,6 +17,7 @@
 
 #include "kernels/fused.hpp"
 #include "launch_shape.cuh"
+#include "pml_column.cuh"
 #include "star_stream.hpp"
 #include "vector_access.cuh"
 
@@ -23,17 +26,26 @@ namespace {
 
 using namespace vec;
 
+// The streams a thread stages ahead (Ahead > 0): the lead plane of u, u-, the coefficient, phi.
+constexpr int kStagedStreams = 4;
+
 // The explicit minimum of one block per SM lets ptxas spend registers on loads in flight (float,
 // R = 4: 112 registers instead of 96, 70 % instead of 67 % of the copy bandwidth on the H200).
 // Images: also store the ghost images (GhostImages); a separate instantiation, because the image
 // code costs the plain kernel registers and with them 12 points of copy bandwidth (H200, R = 4).
 // Coef: the variable-coefficient update (StarArgs::coef), the coefficient streamed like u-.
-template <class T, int R, int BX, int BY, int V, bool Images, bool Coef>
-__global__ void __launch_bounds__(BX * BY, 1)
+// Pml (with Coef): the seismic PML at layer points (pml_column.cuh); 16 warps per SM (128
+// registers), the layer kernel's launch bound.
+// Ahead > 0: the lead plane, u-, the coefficient and phi (where it is one vector) are copied Ahead
+// planes ahead into the thread's own shared-memory slots (cp.async) instead of one plane ahead
+// into registers. The PML branch takes Ahead = 1: minimod 1000^3's layer 2.00 ms per step against
+// 2.24 ms with registers (H100; 2.05-2.07 ms with 2 or 3 planes ahead).
+template <class T, int R, int BX, int BY, int V, bool Images, bool Coef, bool Pml = false, int Ahead = 0>
+__global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
     star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, const T* __restrict__ coef, std::int64_t sy,
                        std::int64_t sz,
                        std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2,
-                       int z_chunk, Coeffs<T, R> k, const GhostImages images) {
+                       int z_chunk, Coeffs<T, R> k, const GhostImages images, const PmlLayer<T> layer) {
   // x halo: R rounded up to whole vectors on each side, so that every read is an aligned vector.
   constexpr int TX = BX * V;               // tile width in points
   constexpr int XL = (R + V - 1) / V * V;  // halo points read left (and right) of a thread's vector
@@ -50,30 +62,78 @@ __global__ void __launch_bounds__(BX * BY, 1)
   // Register window along z: w[j][v] holds u(x+v, y, z - R + j); lead/prev are prefetched one
   // plane ahead so that their loads are in flight during the previous plane's compute.
   T w[2 * R + 1][V];
-  T lead[V], prev[V], vp[V] = {};
+  T lead[V] = {}, prev[V] = {}, vp[V] = {};
   const std::int64_t base = origin + x + std::int64_t(y) * sy;
   const auto img = Images ? images.template column<V>(x, y) : GhostImages::Column<V>{};
   if (active && zb < ze) {
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j) load_ro<T, V>(u + base + std::int64_t(zb - R + j) * sz, w[j]);
   }
-  if (active && zb < ze) {
+  if (Ahead == 0 && active && zb < ze) {
     load_ro<T, V>(u + base + std::int64_t(zb + R) * sz, lead);
     load_ro<T, V>(u_prev + base + std::int64_t(zb) * sz, prev);
     if constexpr (Coef) load_ro<T, V>(coef + base + std::int64_t(zb) * sz, vp);
   }
+  // phi as one vector where it lies so (phi_next_at >= 0), loaded a plane ahead; phi is written
+  // here, so not through the read-only path.
+  const PmlColumn<T, V> pml(layer, x, y, Pml && active);
+  std::int64_t phi_next_at = -1;
+  T phi_next[V] = {};
+  if (Pml && active && zb < ze && Ahead == 0) {
+    phi_next_at = pml.phi_vector_at(zb);
+    if (phi_next_at >= 0) load<T, V>(layer.phi + phi_next_at, phi_next);
+  }
+  // Ahead > 0: this thread's slot of each staged stream for plane z - zb, Ahead + 1 planes in turn.
+  extern __shared__ __align__(16) unsigned char staged_raw[];
+  T* const staged = reinterpret_cast<T*>(staged_raw);
+  const int thread = ty * BX + tx;
+  auto slot = [&](int plane, int stream) {
+    return staged + ((std::size_t(plane % (Ahead + 1)) * kStagedStreams + stream) * (BX * BY) + thread) * V;
+  };
+  auto fetch = [&](int zf) {  // one group per plane, empty past the chunk
+    if (active && zf < ze) {
+      copy_async<T, V>(slot(zf - zb, 0), u + base + std::int64_t(zf + R) * sz);
+      copy_async<T, V>(slot(zf - zb, 1), u_prev + base + std::int64_t(zf) * sz);
+      if constexpr (Coef) copy_async<T, V>(slot(zf - zb, 2), coef + base + std::int64_t(zf) * sz);
+      if constexpr (Pml) {
+        const std::int64_t q0 = pml.phi_vector_at(zf);
+        if (q0 >= 0) copy_async<T, V>(slot(zf - zb, 3), layer.phi + q0);
+      }
+    }
+    copy_async_commit();
+  };
+  if constexpr (Ahead > 0)
+    for (int j = 0; j < Ahead; ++j) fetch(zb + j);
 
   for (int z = zb; z < ze; ++z) {
     const std::int64_t zoff = std::int64_t(z) * sz;
+    if constexpr (Ahead > 0) {
+      fetch(z + Ahead);
+      copy_async_wait<Ahead>();  // this plane's group has landed
+      if (active) {
+        load<T, V>(slot(z - zb, 0), lead);
+        load<T, V>(slot(z - zb, 1), prev);
+        if constexpr (Coef) load<T, V>(slot(z - zb, 2), vp);
+        if constexpr (Pml) {
+          phi_next_at = pml.phi_vector_at(z);
+          if (phi_next_at >= 0) load<T, V>(slot(z - zb, 3), phi_next);
+        }
+      }
+    }
 #pragma unroll
     for (int v = 0; v < V; ++v) w[2 * R][v] = lead[v];
-    T cur_prev[V], cur_vp[V];
+    T cur_prev[V], cur_vp[V], ph[V];
 #pragma unroll
-    for (int v = 0; v < V; ++v) cur_prev[v] = prev[v], cur_vp[v] = vp[v];
-    if (active && z + 1 < ze) {  // prefetch the next plane's loads
+    for (int v = 0; v < V; ++v) cur_prev[v] = prev[v], cur_vp[v] = vp[v], ph[v] = phi_next[v];
+    const std::int64_t phi_at = phi_next_at;
+    if (Ahead == 0 && active && z + 1 < ze) {  // prefetch the next plane's loads
       load_ro<T, V>(u + base + std::int64_t(z + 1 + R) * sz, lead);
       load_ro<T, V>(u_prev + base + zoff + sz, prev);
       if constexpr (Coef) load_ro<T, V>(coef + base + zoff + sz, vp);
+      if constexpr (Pml) {
+        phi_next_at = pml.phi_vector_at(z + 1);
+        if (phi_next_at >= 0) load<T, V>(layer.phi + phi_next_at, phi_next);
+      }
     }
     if (active) {
       // In-plane neighbours straight from global memory, through L1.
@@ -89,16 +149,36 @@ __global__ void __launch_bounds__(BX * BY, 1)
       T out[V];
 #pragma unroll
       for (int v = 0; v < V; ++v) out[v] = Coef ? k.c[0] * w[R][v] : k.c[0] * w[R][v] - cur_prev[v];
+      T up1[V], down1[V];  // u(y - 1), u(y + 1): the PML's gradient
 #pragma unroll
       for (int m = 1; m <= R; ++m) {
         T up[V], down[V];
         load_ro<T, V>(gp - m * sy, up);
         load_ro<T, V>(gp + m * sy, down);
 #pragma unroll
-        for (int v = 0; v < V; ++v)
+        for (int v = 0; v < V; ++v) {
           out[v] = fma(k.c[m], (row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]), out[v]);
+          if (m == 1) up1[v] = up[v], down1[v] = down[v];
+        }
       }
-      if constexpr (Coef)
+      const bool slab_row = Pml && pml.layer_row(z);
+      if (Pml && pml.touches(slab_row)) {
+        std::int64_t q[V];
+        if (phi_at < 0) {
+          pml.phi_points(z, slab_row, q);
+#pragma unroll
+          for (int v = 0; v < V; ++v)
+            if (q[v] >= 0) ph[v] = layer.phi[q[v]];
+        }
+        pml.template update<XL>(z, slab_row, row, up1, down1, w[R - 1], w[R], w[R + 1], cur_vp, cur_prev, ph, out);
+        if (phi_at >= 0) {
+          store<T, V>(layer.phi + phi_at, ph);
+        } else {
+#pragma unroll
+          for (int v = 0; v < V; ++v)
+            if (q[v] >= 0) layer.phi[q[v]] = ph[v];
+        }
+      } else if constexpr (Coef)
 #pragma unroll
         for (int v = 0; v < V; ++v) out[v] = kernels::coefficient_update(w[R][v], out[v], cur_vp[v], cur_prev[v]);
       store<T, V>(u_prev + base + zoff, out);
@@ -114,27 +194,35 @@ __global__ void __launch_bounds__(BX * BY, 1)
 template <class T, int R, int BX, int BY, int V>
 void launch(const native::StarArgs<T>& a) {
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
+  const bool pml = a.pml.active();
   // By default two waves of full occupancy (132 SMs), so that the GPU is filled a few times over.
   const long long tiles = (long long)((nx + BX * V - 1) / (BX * V)) * ((ny + BY - 1) / BY);
   const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132LL * 2048 / (BX * BY) * 2, R);
   const dim3 block(BX, BY, 1);
   const dim3 grid((nx + BX * V - 1) / (BX * V), (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   const Coeffs<T, R> k = coeffs<T, R>(a.c);
+  if (pml && !a.coef) throw std::runtime_error("cuda star-stream: the PML needs the coefficient");
+  if (a.coef && a.images.active) throw std::runtime_error("cuda star-stream: ghost images with a coefficient");
   // The ghost images are for the constant-coefficient benchmark; the seismic model does not use them.
-  auto kernel = a.coef           ? star_stream_kernel<T, R, BX, BY, V, false, true>
+  constexpr int PmlAhead = 1;  // the PML branch's planes staged ahead (the kernel's comment)
+  const std::size_t smem = pml ? std::size_t(BX * BY) * (PmlAhead + 1) * kStagedStreams * V * sizeof(T) : 0;
+  auto kernel = pml              ? star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead>
+                : a.coef         ? star_stream_kernel<T, R, BX, BY, V, false, true>
                 : a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
                                   : star_stream_kernel<T, R, BX, BY, V, false, false>;
-  if (a.coef && a.images.active) throw std::runtime_error("cuda star-stream: ghost images with a coefficient");
-  kernel<<<grid, block, 0, static_cast<cudaStream_t>(a.stream)>>>(a.u, a.u_prev, a.coef, a.sy, a.sz, a.origin, a.lo[0],
+  kernel<<<grid, block, smem, static_cast<cudaStream_t>(a.stream)>>>(a.u, a.u_prev, a.coef, a.sy, a.sz, a.origin, a.lo[0],
                                                                   a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k,
-                                                                  a.images);
+                                                                  a.images, a.pml);
   check(cudaGetLastError(), "cuda star-stream", "launch");
 }
 
 // Tiles of 32 x 4 (the default) or 32 x 8 threads; V = 16 bytes per thread, or 1 when unaligned.
+// A box at most 8 vectors wide (the seismic x slabs) gets tiles of 8 x 16 threads: a 32-wide tile
+// would leave most of its lanes idle.
 template <class T, int R, bool Vector>
 void launch_rows(const native::StarArgs<T>& a) {
   constexpr int V = Vector ? int(16 / sizeof(T)) : 1;
+  if (a.hi[0] - a.lo[0] <= 8 * V) return launch<T, R, 8, 16, V>(a);
   if (a.rows == 8) return launch<T, R, 32, 8, V>(a);
   return launch<T, R, 32, 4, V>(a);
 }

@@ -18,8 +18,11 @@ class CudaStarStream final : public NativeStarVariant<CudaStarStream> {
   bool writes_ghost_images() const override { return false; }
   std::string description() const override {
     return "native CUDA, star M=1..8: 2.5-D z streaming, register window in z, 16-byte vector "
-           "loads, in-plane neighbours through L1";
+           "loads, in-plane neighbours through L1; the seismic PML branch (scheme.layer_variant)";
   }
+
+  // Its PML branch takes any box (16-byte vectors where aligned, else one point per thread).
+  bool takes_pml(const Layout&, const Box&, Precision) const override { return true; }
 
   template <class T>
   void run(const TwoStepArgs<T>& a, const Box& box) const {

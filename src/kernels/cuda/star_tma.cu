@@ -28,8 +28,8 @@
 #include <string>
 #include <utility>
 
-#include "model/pml_point.hpp"
 #include "launch_shape.cuh"
+#include "pml_column.cuh"
 #include "star_tma.hpp"
 #include "tma_copy.cuh"
 #include "vector_access.cuh"
@@ -147,32 +147,17 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     load_ro<T, V>(u_prev + col + std::int64_t(zb) * sz, prev);
     if constexpr (Coef) load_ro<T, V>(coef + col + std::int64_t(zb) * sz, vp);
   }
-  // With the PML: what is constant along the stream, loaded once (eta's x profile at this
-  // thread's points, the y profile at its row, and their steps), so that a layer point costs its
-  // arithmetic and phi (a per-point lookup of everything took 8.3 ms per step for minimod's
-  // 1000^3 against 6.4 ms seven-domain, H200).
-  const PmlLayer<T>& L = a.pml;
-  T eta_x[V] = {}, step_x[V] = {}, eta_y = 0, step_y = 0;
-  if (Pml && active) {
-#pragma unroll
-    for (int v = 0; v < V; ++v) eta_x[v] = L.eta[0][x + v + 1], step_x[v] = L.eta_step(0, x + v);
-    eta_y = L.eta[1][y + 1], step_y = L.eta_step(1, y);
-  }
-  // phi of this thread's points at plane z as one vector: where it starts, or -1 (an inner row, or
-  // points whose phi does not lie in one slab row starting on a whole vector). Such vectors are
-  // copied PhiAhead planes ahead into the thread's own buffers: read when the update needs them,
-  // they left every warp of a layer row waiting (minimod 1000^3, three-domain work: the core's
-  // 944 M points took 5.73 ms per step, 1.17 ms more than at the inner box's rate, H200).
-  auto phi_vector_at = [&](int z) -> std::int64_t {
-    if (!Pml || !active || L.inner_plane(y, z)) return -1;
-    const std::int64_t q0 = L.phi_at(x, y, z);
-    return L.slabs[kSlabFields * L.slab_of(x, y, z) + kSlabPacked] != 0 && q0 % V == 0 ? q0 : -1;
-  };
+  // With the PML (pml_column.cuh): eta's profiles at this thread's points, loaded once. phi as one
+  // vector is copied PhiAhead planes ahead into the thread's own buffers: read when the update
+  // needs it, it left every warp of a layer row waiting (minimod 1000^3, three-domain work: the
+  // core's 944 M points took 5.73 ms per step, 1.17 ms more than at the inner box's rate, H200).
+  const PmlColumn<T, V> pml(a.pml, x, y, Pml && active);
+  auto phi_vector_at = [&](int z) -> std::int64_t { return Pml && active ? pml.phi_vector_at(z) : -1; };
   auto phi_buffer = [&](int k) { return phi_ahead + ((k % (S::PhiAhead + 1)) * BY * 32 + threadIdx.x) * V; };
   auto fetch_phi = [&](int k) {  // plane zb + k; one group per plane, empty where nothing is copied
     if constexpr (Pml) {
       const std::int64_t q0 = k < nz ? phi_vector_at(zb + k) : -1;
-      if (q0 >= 0) copy_async<T, V>(phi_buffer(k), L.phi + q0);
+      if (q0 >= 0) copy_async<T, V>(phi_buffer(k), a.pml.phi + q0);
       copy_async_commit();
     }
   };
@@ -228,42 +213,27 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     }
     if constexpr (Pml) {
       const int z = zb + k;
-      // A z or y slab's row is layer points only; elsewhere the x slabs hold a few lanes' points.
-      const bool layer_row = !L.inner_plane(y, z);
-      auto layer_point = [&](int v) { return layer_row || x + v < L.ilo[0] || x + v >= L.ihi[0]; };
-      if (active && (layer_row || x < L.ilo[0] || x + V > L.ihi[0])) {
-        const T eta_z = L.eta[2][z + 1], step_z = L.eta_step(2, z);
-        // phi as one vector (copied ahead) where the row's points lie in one slab whose rows start
-        // on whole vectors.
+      const bool slab_row = pml.layer_row(z);  // a z or y slab's row is layer points only
+      if (active && pml.touches(slab_row)) {
         const std::int64_t q0 = phi_vector_at(z);
-        const bool vector = q0 >= 0;
         T ph[V] = {};
-        if (vector) {
+        std::int64_t q[V];
+        if (q0 >= 0) {
           copy_async_wait<S::PhiAhead>();
           load<T, V>(phi_buffer(k), ph);
-        } else
+        } else {
+          pml.phi_points(z, slab_row, q);
 #pragma unroll
           for (int v = 0; v < V; ++v)
-            if (layer_point(v)) ph[v] = L.phi[L.phi_at(x + v, y, z)];
-#pragma unroll
-        for (int v = 0; v < V; ++v) {
-          if (!layer_point(v)) {
-            out[v] = kernels::coefficient_update(w[R][v], out[v], cur_vp[v], cur_prev[v]);
-            continue;
-          }
-          const T de[3] = {step_x[v], step_y, step_z};
-          const T du[3] = {row[S::XL + v + 1] - row[S::XL + v - 1], down1[v] - up1[v], w[R + 1][v] - w[R - 1][v]};
-          const T e = PmlLayer<T>::eta_sum(eta_x[v], eta_y, eta_z);
-          const seismic::PmlPoint<T> next = seismic::pml_point(w[R][v], out[v], cur_vp[v], cur_prev[v], ph[v], e, de, du);
-          out[v] = next.u_next;
-          ph[v] = next.phi_next;
+            if (q[v] >= 0) ph[v] = a.pml.phi[q[v]];
         }
-        if (vector) {
-          store<T, V>(L.phi + q0, ph);
+        pml.template update<S::XL>(z, slab_row, row, up1, down1, w[R - 1], w[R], w[R + 1], cur_vp, cur_prev, ph, out);
+        if (q0 >= 0) {
+          store<T, V>(a.pml.phi + q0, ph);
         } else {
 #pragma unroll
           for (int v = 0; v < V; ++v)
-            if (layer_point(v)) L.phi[L.phi_at(x + v, y, z)] = ph[v];
+            if (q[v] >= 0) a.pml.phi[q[v]] = ph[v];
         }
       } else {
 #pragma unroll

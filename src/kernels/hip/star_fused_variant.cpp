@@ -16,6 +16,7 @@ class HipStarFused final : public VariantFor<HipStarFused> {
   }
   bool supports(const Stencil& s, Precision) const override { return native_star_supports(s); }
   bool takes_coefficient() const override { return true; }
+  bool native() const override { return true; }
 
   template <class T>
   void run(const TwoStepArgs<T>& a, const Box& box) const {

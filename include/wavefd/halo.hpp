@@ -5,6 +5,7 @@
 // file under src/comm/ (local, mpi, mpi-gpu, nccl) and is listed once in src/comm/transport.cpp.
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,13 +45,16 @@ class Halo {
  public:
   virtual ~Halo() = default;
   virtual std::string name() const = 0;
-  // Work is enqueued on the halo's execution space instance. After start() the ghosts beside the
-  // axes that are not late() are complete for work enqueued later on that instance; after
-  // finish() all are (fence the instance before using another one).
+  // Work is enqueued on the halo's execution space instance, except the fill of the ghosts that
+  // need no message: start() enqueues those first, on the early instance (HaloSpec::early), so that
+  // work enqueued there afterwards (an overlapped step's core) reads them without a fence. After
+  // finish() all ghosts are complete for work enqueued later on the halo's instance (fence it
+  // before using another one).
   virtual void start(Field<T>& f) = 0;
   virtual void finish(Field<T>& f) = 0;
   // late()[axis]: the ghosts beyond that axis' faces are only complete after finish(), so an
-  // overlapped step keeps the points within R of those faces out of the core.
+  // overlapped step keeps the points within R of those faces out of the core. The late axes are
+  // the last one, two or three of x, y, z (comm::ShellPart), or none.
   virtual std::array<bool, 3> late() const { return {true, true, true}; }
   const HaloTimes& times() const { return times_; }
   void reset_times() { times_ = {}; }
@@ -68,6 +72,9 @@ struct HaloSpec {
   Layout layout;                // this rank's storage (halo width = stencil radius)
   std::vector<Offset> offsets;  // the stencil's reach decides which ghost regions are exchanged
   Kokkos::DefaultExecutionSpace exec{};
+  // Where start() fills the ghosts that need no message (the instance that updates the core);
+  // unset: exec.
+  std::optional<Kokkos::DefaultExecutionSpace> early{};
   // A periodic axis this rank spans alone: its ghosts are wrapped in place after the messages
   // (true), or sent to itself through the transport (false: what `wavefd probe` times as a self link).
   bool wrap_own_axes = true;
@@ -82,7 +89,9 @@ std::unique_ptr<Halo<T>> make_halo(const HaloSpec& spec);
 //  periodic: ghost -g <- n-g, ghost n-1+g <- g-1.
 //  rigid:    the walls are nodes at -1 and n where u = 0; ghosts are odd reflections about them:
 //            u(-1-m) = -u(-1+m), u(n+m) = -u(n-m).
+// start() fills the x and y faces (on `early`, if given), finish() the z ghost planes: late() is z.
 template <class T>
-std::unique_ptr<Halo<T>> make_local_halo(Boundary b, const Kokkos::DefaultExecutionSpace& exec = {});
+std::unique_ptr<Halo<T>> make_local_halo(Boundary b, const Kokkos::DefaultExecutionSpace& exec = {},
+                                         std::optional<Kokkos::DefaultExecutionSpace> early = {});
 
 }  // namespace wavefd

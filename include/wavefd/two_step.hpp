@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "wavefd/halo.hpp"
+#include "wavefd/halo_instance.hpp"
 #include "wavefd/variant.hpp"
 
 namespace wavefd {
@@ -99,9 +100,10 @@ class TwoStep {
   DeviceStencil<T> weights_;
   Field<T> u_, u_prev_;
   Subdomain sub_;
-  Kokkos::DefaultExecutionSpace compute_, halo_exec_;
-  bool separate_instances_ = false;  // the halo runs on its own instance (GPU builds, overlap on)
-  bool early_ghosts_ = false;        // start() completes some ghosts (the halo's late() is not all true)
+  Kokkos::DefaultExecutionSpace compute_;
+  std::unique_ptr<HaloInstance> halo_instance_;  // the halo's own instance (GPU builds, overlap on)
+  Kokkos::DefaultExecutionSpace halo_exec_;      // that instance, or compute_
+  bool separate_instances_ = false;
   GhostImages images_;               // active: the kernel stores the ghost images (GhostFillMode::kernel)
   bool ghosts_current_ = false;      // with images_.active: the ghosts of u and u- hold their images
   Box core_;

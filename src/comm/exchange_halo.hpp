@@ -1,7 +1,8 @@
 #pragma once
 // The part every exchanging transport shares: the plan, device buffers, one pack kernel, one
-// unpack kernel and the rigid-wall reflection, with host timing of each phase. A transport
-// supplies only how the packed buffers travel (transfer() and complete()).
+// unpack kernel and the fills from the field itself (rigid walls, axes a rank spans alone), with
+// host timing of each phase. A transport supplies only how the packed buffers travel (transfer()
+// and complete()).
 #include <Kokkos_Core.hpp>
 
 #include "comm/exchange_plan.hpp"
@@ -12,13 +13,14 @@ template <class T>
 class ExchangeHalo : public Halo<T> {
  public:
   explicit ExchangeHalo(const HaloSpec& spec)
-      : exec_(spec.exec), plan_(make_exchange_plan(spec)), send_boxes_(packed_boxes(plan_, true)),
+      : exec_(spec.exec), early_(spec.early.value_or(spec.exec)), plan_(make_exchange_plan(spec)), send_boxes_(packed_boxes(plan_, true)),
         recv_boxes_(packed_boxes(plan_, false)),
         send_(Kokkos::view_alloc("wavefd::halo_send", Kokkos::WithoutInitializing), plan_.send_count),
         recv_(Kokkos::view_alloc("wavefd::halo_recv", Kokkos::WithoutInitializing), plan_.recv_count) {}
 
   void start(Field<T>& f) override {
     Kokkos::Timer t;
+    fill_ghosts(early_, f, plan_.walls, {ShellPart::early, plan_.late_axes});
     copy_boxes<T, true>(exec_, f, send_, send_boxes_);
     transfer();
     this->times_.pack += t.seconds();
@@ -29,10 +31,13 @@ class ExchangeHalo : public Halo<T> {
     this->times_.wait += t.seconds();
     t.reset();
     copy_boxes<T, false>(exec_, f, recv_, recv_boxes_);
-    fill_ghosts(exec_, f, plan_.walls);
+    fill_ghosts(exec_, f, plan_.walls, {ShellPart::late, plan_.late_axes});
     if (fence_after_unpack_) exec_.fence("wavefd::halo_unpack");
     this->times_.unpack += t.seconds();
     ++this->times_.exchanges;
+  }
+  std::array<bool, 3> late() const override {
+    return {plan_.late_axes == 3, plan_.late_axes >= 2, plan_.late_axes >= 1};
   }
 
  protected:
@@ -41,7 +46,7 @@ class ExchangeHalo : public Halo<T> {
   virtual void transfer() = 0;
   virtual void complete() = 0;
 
-  Kokkos::DefaultExecutionSpace exec_;
+  Kokkos::DefaultExecutionSpace exec_, early_;
   ExchangePlan plan_;
   PackedBoxes send_boxes_, recv_boxes_;
   Kokkos::View<T*> send_, recv_;

@@ -59,6 +59,8 @@ ExchangePlan make_exchange_plan(const HaloSpec& spec) {
           m.recv.hi[a] = d[a] < 0 ? 0 : d[a] > 0 ? n[a] + h : n[a];
         }
         plan.messages.push_back(m);
+        for (int a = 0; a < 3; ++a)
+          if (d[a] != 0) plan.late_axes = std::max(plan.late_axes, 3 - a);
       }
   std::sort(plan.messages.begin(), plan.messages.end(), [](const GhostMessage& x, const GhostMessage& y) {
     return x.peer != y.peer ? x.peer < y.peer : x.send_tag < y.send_tag;

@@ -20,7 +20,11 @@ namespace wavefd::comm {
 
 struct ExchangePlan {
   std::vector<GhostMessage> messages;  // sorted by (peer, tag), which NCCL's in-order matching needs
-  FaceFills walls{};                   // reflect on faces at a rigid wall, keep elsewhere
+  FaceFills walls{};                   // reflect on faces at a rigid wall, wrap on own axes, else keep
+  // The late axes: the last late_axes of x, y, z, the fewest that hold every axis a message crosses
+  // (ShellPart). A rank grid split along z only leaves x and y early: an overlapped step's core
+  // then spans whole xy planes and its shell is two z slabs.
+  int late_axes = 0;
   index_t send_count = 0, recv_count = 0;
 };
 

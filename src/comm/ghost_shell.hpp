@@ -48,6 +48,7 @@ struct GhostShell {
   // points of interior rows.
   index_t points() const { return index_t(z_slabs) + y_slabs + index_t(h2) * ny * nz; }
   index_t z_planes() const { return z_slabs; }
+  index_t y_rows() const { return y_slabs; }
 
   // Ghost layer t of 2h (the h low ones first) along an axis of n points, as a coordinate.
   KOKKOS_INLINE_FUNCTION index_t layer(std::uint32_t t, std::uint32_t n) const {
@@ -90,9 +91,15 @@ struct GhostShell {
   }
 };
 
-// Which ghosts a fill covers: all; those beside the interior's z range (the x and y faces); or the
-// z ghost planes (edges and corners included).
-enum class ShellPart { all, z_inside, z_planes };
+// Which ghosts a fill covers. A halo's late axes are the last `late_axes` of x, y, z (1: z; 2: y and
+// z; 3: all), the ones whose ghosts messages bring: the early part is every ghost whose coordinates
+// on the late axes lie inside (its sources are interior points, so it needs no message), the late
+// part the rest (edges and corners beside a late face included). `all` is both.
+struct ShellPart {
+  enum Which { all, early, late };
+  Which which = all;
+  int late_axes = 3;
+};
 
 // The same fill on host backends, axis after axis and a row at a time: the x ghosts of each row,
 // then whole ghost rows (y), then whole ghost planes (z), each copied from its source with the
@@ -105,6 +112,7 @@ struct GhostRows {
   GhostShell<T> shell;  // the rules (source()) and the layout
   int pass = 0;         // 0: x ghosts of rows, 1: ghost rows, 2: rows of ghost planes
   index_t z_lo = 0;     // the first plane this pass visits
+  index_t y_lo;         // the first row of each plane it visits
   index_t rows_per_plane;
   // The x ghosts that the rules fill, with their sources and signs (0: a wall node), worked out
   // once: the same in every row.
@@ -112,7 +120,7 @@ struct GhostRows {
   Kokkos::View<T*, Kokkos::HostSpace> x_sign;
 
   // The table is built here, once per fill; each pass's launch takes a copy with its pass and z_lo.
-  explicit GhostRows(const GhostShell<T>& s) : shell(s), rows_per_plane(s.l.n[1] + 2 * s.l.halo) {
+  explicit GhostRows(const GhostShell<T>& s) : shell(s), y_lo(-s.l.halo), rows_per_plane(s.l.n[1] + 2 * s.l.halo) {
     std::vector<std::array<index_t, 2>> from;
     std::vector<T> signs;
     const index_t h = s.l.halo, n = s.l.n[0];
@@ -145,7 +153,7 @@ struct GhostRows {
 
   KOKKOS_INLINE_FUNCTION void operator()(index_t row) const {
     const Layout& l = shell.l;
-    const index_t h = l.halo, y = row % rows_per_plane - h, z = z_lo + row / rows_per_plane;
+    const index_t h = l.halo, y = y_lo + row % rows_per_plane, z = z_lo + row / rows_per_plane;
     T* f = shell.f.data();
     T sign = T(1);
     bool wall = false, own = false;
@@ -172,36 +180,49 @@ struct GhostRows {
 // Enqueues the fill on `exec`; nothing when no face wraps or reflects.
 template <class T>
 void fill_ghosts(const Kokkos::DefaultExecutionSpace& exec, Field<T>& f, const FaceFills& fills,
-                 ShellPart part = ShellPart::all) {
+                 ShellPart part = {}) {
   bool any = false;
   for (const auto& axis : fills)
     for (GhostFill g : axis) any = any || g != GhostFill::keep;
   if (!any || f.layout.halo == 0) return;
   const GhostShell<T> shell(f.data, f.layout, fills);
   using Range = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>;
+  const bool early = part.which != ShellPart::late, late = part.which != ShellPart::early;
+  const int k = part.which == ShellPart::all ? 0 : part.late_axes;  // all: one part, nothing late
   if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>) {
-    // Rows: the x and y faces of the planes in the part (z_inside: the interior's; z_planes: the
-    // ghost planes, whose rows the z rule fills whole where it applies), then the z rule's planes.
-    const index_t h = f.layout.halo, nz = f.layout.n[2];
+    // Rows, pass by pass (GhostRows): x ghosts of rows, ghost rows, then the z rule's ghost planes,
+    // each pass over the planes and rows of the part whose sources the earlier passes completed.
+    const index_t h = f.layout.halo, ny = f.layout.n[1], nz = f.layout.n[2];
     GhostRows<T> rows(shell);
-    const auto planes = [&](int pass, index_t lo, index_t hi) {
-      if (hi <= lo) return;
-      rows.pass = pass, rows.z_lo = lo;
-      Kokkos::parallel_for("wavefd::ghost_fill_rows", Range(exec, 0, rows.rows_per_plane * (hi - lo)), rows);
+    const auto pass_over = [&](int pass, index_t z_lo, index_t z_hi, index_t y_lo, index_t y_hi) {
+      if (z_hi <= z_lo || y_hi <= y_lo) return;
+      rows.pass = pass, rows.z_lo = z_lo, rows.y_lo = y_lo, rows.rows_per_plane = y_hi - y_lo;
+      Kokkos::parallel_for("wavefd::ghost_fill_rows", Range(exec, 0, rows.rows_per_plane * (z_hi - z_lo)), rows);
     };
     const bool z_low = rows.filled(2, -1), z_high = rows.filled(2, nz);
-    for (int pass : {0, 1}) {
-      if (part != ShellPart::z_planes) planes(pass, 0, nz);
-      if (part != ShellPart::z_inside && !z_low) planes(pass, -h, 0);
-      if (part != ShellPart::z_inside && !z_high) planes(pass, nz, nz + h);
+    // The interior planes: x ghosts of the interior rows (early unless all axes are late), then x
+    // ghosts of the ghost rows and the ghost rows the y rule fills (early only while y is not late).
+    if ((early && k < 3) || (late && k == 3)) pass_over(0, 0, nz, 0, ny);
+    if ((early && k < 2) || (late && k >= 2)) {
+      pass_over(0, 0, nz, -h, 0), pass_over(0, 0, nz, ny, ny + h);
+      pass_over(1, 0, nz, -h, ny + h);
     }
-    if (part != ShellPart::z_inside && z_low) planes(2, -h, 0);
-    if (part != ShellPart::z_inside && z_high) planes(2, nz, nz + h);
+    // The ghost planes (late as soon as z is).
+    if ((early && k == 0) || (late && k >= 1)) {
+      for (int pass : {0, 1}) {
+        if (!z_low) pass_over(pass, -h, 0, -h, ny + h);
+        if (!z_high) pass_over(pass, nz, nz + h, -h, ny + h);
+      }
+      if (z_low) pass_over(2, -h, 0, -h, ny + h);
+      if (z_high) pass_over(2, nz, nz + h, -h, ny + h);
+    }
     return;
   }
-  const index_t begin = part == ShellPart::z_inside ? shell.z_planes() : 0;
-  const index_t end = part == ShellPart::z_planes ? shell.z_planes() : shell.points();
-  Kokkos::parallel_for("wavefd::ghost_fill", Range(exec, begin, end), shell);
+  // The point shell lists the z ghost planes, then the y ghost rows of interior planes, then the x
+  // ghosts of interior rows: the late part of k late axes is a prefix of that order.
+  const index_t split[4] = {0, shell.z_planes(), shell.z_planes() + shell.y_rows(), shell.points()};
+  const index_t first = late ? 0 : split[k], last = early ? shell.points() : split[k];
+  if (last > first) Kokkos::parallel_for("wavefd::ghost_fill", Range(exec, first, last), shell);
 }
 
 }  // namespace wavefd::comm

@@ -9,7 +9,8 @@ namespace {
 template <class T>
 class LocalHalo final : public Halo<T> {
  public:
-  LocalHalo(Boundary b, const Kokkos::DefaultExecutionSpace& exec) : boundary_(b), exec_(exec) {
+  LocalHalo(Boundary b, const Kokkos::DefaultExecutionSpace& exec, const Kokkos::DefaultExecutionSpace& early)
+      : boundary_(b), exec_(exec), early_(early) {
     const auto how = b == Boundary::periodic ? comm::GhostFill::wrap
                      : b == Boundary::rigid  ? comm::GhostFill::reflect
                                              : comm::GhostFill::keep;  // zero: the ghosts stay 0
@@ -20,27 +21,29 @@ class LocalHalo final : public Halo<T> {
   // then spans whole xy planes: only z slabs are left for the shell, the one shape that z-streaming
   // kernels update at full speed. (x late instead hides the dearest part of the fill, the strided
   // x faces, but leaves x slabs that those kernels update 2-5x slower: measured, docs/performance.md.)
-  void start(Field<T>& f) override { comm::fill_ghosts(exec_, f, fills_, comm::ShellPart::z_inside); }
+  void start(Field<T>& f) override { comm::fill_ghosts(early_, f, fills_, {comm::ShellPart::early, 1}); }
   void finish(Field<T>& f) override {
-    comm::fill_ghosts(exec_, f, fills_, comm::ShellPart::z_planes);
+    comm::fill_ghosts(exec_, f, fills_, {comm::ShellPart::late, 1});
     ++this->times_.exchanges;
   }
   std::array<bool, 3> late() const override { return {false, false, true}; }
 
  private:
   Boundary boundary_;
-  Kokkos::DefaultExecutionSpace exec_;
+  Kokkos::DefaultExecutionSpace exec_, early_;
   comm::FaceFills fills_{};
 };
 
 }  // namespace
 
 template <class T>
-std::unique_ptr<Halo<T>> make_local_halo(Boundary b, const Kokkos::DefaultExecutionSpace& exec) {
-  return std::make_unique<LocalHalo<T>>(b, exec);
+std::unique_ptr<Halo<T>> make_local_halo(Boundary b, const Kokkos::DefaultExecutionSpace& exec,
+                                         std::optional<Kokkos::DefaultExecutionSpace> early) {
+  return std::make_unique<LocalHalo<T>>(b, exec, early.value_or(exec));
 }
 
-template std::unique_ptr<Halo<float>> make_local_halo<float>(Boundary, const Kokkos::DefaultExecutionSpace&);
-template std::unique_ptr<Halo<double>> make_local_halo<double>(Boundary, const Kokkos::DefaultExecutionSpace&);
+using Early = std::optional<Kokkos::DefaultExecutionSpace>;
+template std::unique_ptr<Halo<float>> make_local_halo<float>(Boundary, const Kokkos::DefaultExecutionSpace&, Early);
+template std::unique_ptr<Halo<double>> make_local_halo<double>(Boundary, const Kokkos::DefaultExecutionSpace&, Early);
 
 }  // namespace wavefd

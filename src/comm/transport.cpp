@@ -26,7 +26,7 @@ Boundary parse_boundary(std::string_view name) {
 template <class T>
 std::unique_ptr<Halo<T>> make_halo(const HaloSpec& spec) {
   switch (spec.transport) {
-    case Transport::local: return make_local_halo<T>(spec.boundary, spec.exec);
+    case Transport::local: return make_local_halo<T>(spec.boundary, spec.exec, spec.early);
 #ifdef WAVEFD_HAVE_MPI
     case Transport::mpi: return comm::make_mpi_halo<T>(spec);
     case Transport::mpi_gpu: return comm::make_mpi_gpu_halo<T>(spec);

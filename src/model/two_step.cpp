@@ -107,7 +107,8 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
 
   // With overlap on a GPU the halo gets its own instance (stream), so that it runs beside the core.
   separate_instances_ = par.overlap && !kHostBuild && !images_.active;
-  halo_exec_ = separate_instances_ ? Kokkos::Experimental::partition_space(compute_, 1)[0] : compute_;
+  if (separate_instances_) halo_instance_ = std::make_unique<HaloInstance>(compute_);
+  halo_exec_ = separate_instances_ ? halo_instance_->exec() : compute_;
 
   weights_ = make_device_stencil<T>(s, spec.courant, layout_);
   u_ = make_field<T>("wavefd::u", layout_);
@@ -121,14 +122,14 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
              .sub = sub_,
              .layout = layout_,
              .offsets = v.reads(s),
-             .exec = halo_exec_};
+             .exec = halo_exec_,
+             .early = compute_};
   halo_ = make_halo<T>(h);
   // Shell slabs are R deep, except along x: there a whole 128-byte line, so that no kernel works
   // on rows a few values long (every variant reads and writes x in such lines).
   const index_t line = index_t(kRowAlignBytes / sizeof(T));
   const Index3 width{(s.radius + line - 1) / line * line, s.radius, s.radius};
   split_core_shell(layout_.n, width, halo_->late(), core_, shell_);
-  early_ghosts_ = !(halo_->late()[0] && halo_->late()[1] && halo_->late()[2]);
 }
 
 template <class T>
@@ -152,8 +153,7 @@ void TwoStep<T>::step() {
     variant_->apply(a, layout_.interior());
   } else {
     if (separate_instances_) compute_.fence("wavefd::step");  // the halo reads what the last step wrote
-    halo_->start(u_);
-    if (separate_instances_ && early_ghosts_) halo_exec_.fence("wavefd::halo_start");  // the core reads them
+    halo_->start(u_);  // the ghosts the core reads are filled on compute_, ahead of it
     if (!core_.empty()) variant_->apply(a, core_);
     halo_->finish(u_);
     if (separate_instances_) halo_exec_.fence("wavefd::halo");

@@ -11,9 +11,11 @@ the messages of one kind of link share it; different kinds run at once).
     project  weak and strong efficiency for a star stencil on GPUs, from the single-GPU parts in
              committed bench JSONs (default: H200, star M=4 float 512^3, cuda-star-tma) and stated
              link assumptions (NVLink within a node, a NIC per GPU between nodes).
-    check    the model against what scripts/scaling.py and `wavefd probe` measured (e.g. on a CPU):
-             each point's measured step beside the one composed from its measured parts and the
-             link measured by the probe.
+    check    the model against what scripts/scaling.py and `wavefd probe` measured: each point's
+             measured step beside the one composed from its measured parts and the link measured by
+             the probe (without --probe: the exchange measured alone). On GPUs an overlapped step
+             composes as max(core, exchange) + shell; on CPUs, where nothing runs beside the
+             update, as core + exchange + shell.
 
     scripts/scaling_model.py project
     scripts/scaling_model.py check results/weak --probe probe-np1.json --probe probe-np2.json
@@ -246,7 +248,7 @@ def probe_links(probes, ranks, transport):
 
 def check(args):
     points = load_points(args.points)
-    probes = [(path, read_json(path, "--probe")) for path in args.probe]
+    probes = [(path, read_json(path, "--probe")) for path in args.probe or []]
     print("| mode | ranks | rank grid | subdomain | overlap | measured step ms | parts sum ms | model ms "
           "| halo alone ms | model halo ms |")
     print("|------|------:|-----------|-----------|---------|-----------------:|-------------:|---------:"
@@ -262,7 +264,7 @@ def check(args):
         # kernel and unpacks them in one, so its fixed cost is paid once; on a CPU the bytes of
         # all kinds go one after another (no copy engine works beside the cores), so they add up.
         model_halo = None
-        if transport:
+        if transport and probes:
             links = probe_links(probes, s["ranks"], transport)
             value_bytes = 4 if case["precision"] == "float" else 8
             n, R = s["subdomain_largest"], case["radius"]
@@ -278,9 +280,14 @@ def check(args):
                 transfer += 2 * face / links[kind][1]  # both faces of the axis
             model_halo = latency + transfer
         halo_used = model_halo if model_halo is not None else halo
-        # On a CPU nothing runs beside the update: with overlap the core, the exchange and the shell
-        # follow each other; without it the exchange and the whole update.
-        if s["overlap"]:
+        # On a GPU the exchange runs on its own stream beside the core; on a CPU nothing runs beside
+        # the update, so the core, the exchange and the shell follow each other. Without overlap:
+        # the exchange, then the whole update.
+        backends = p.get("provenance", {}).get("kokkos", {}).get("backends", [])
+        on_gpu = any(b in ("CUDA", "HIP", "SYCL") for b in backends)
+        if s["overlap"] and on_gpu:
+            sum_parts, model = max(core, halo) + shell, max(core, halo_used) + shell
+        elif s["overlap"]:
             sum_parts, model = core + halo + shell, core + halo_used + shell
         else:
             sum_parts, model = kernel + halo, kernel + halo_used
@@ -317,8 +324,9 @@ def main(argv):
     pr.add_argument("--kernel-floor-us", type=float, default=5.0, help="the shortest a kernel launch takes")
     ck = sub.add_parser("check", help="the model against measured scaling points and a probe")
     ck.add_argument("points", nargs="+", help="point JSONs of scripts/scaling.py, or directories of them")
-    ck.add_argument("--probe", required=True, action="append",
-                    help="`wavefd probe --json` of the same machine and transport, one per rank count (repeat)")
+    ck.add_argument("--probe", action="append",
+                    help="`wavefd probe --json` of the same machine and transport, one per rank count (repeat); "
+                         "without it the exchange is the one measured alone")
     args = ap.parse_args(argv)
     if args.command == "project":
         def numbers(text, what, kind):

@@ -6,6 +6,8 @@
 #include <limits>
 
 #include "comm/ghost_shell.hpp"
+#include "kernels/host/star_rows.hpp"
+#include "pseudo_random.hpp"
 #include "wavefd/two_step.hpp"
 
 namespace wavefd {
@@ -231,3 +233,42 @@ TEST(Registry, SelectsByNameAndRejectsUnknown) {
 
 }  // namespace
 }  // namespace wavefd
+
+#if !defined(KOKKOS_ENABLE_CUDA) && !defined(KOKKOS_ENABLE_HIP)
+namespace wavefd {
+namespace {
+
+// The host row update in runs of 64 points (float, radius >= 6) gives the point loop's bits, on
+// rows of whole runs and a tail, with and without the coefficient.
+template <int R, bool Coef>
+void check_row_runs() {
+  const int nx = 150, ny = 3, nz = 2, h = R;
+  const std::int64_t sy = nx + 2 * h + 5, sz = sy * (ny + 2 * h), alloc = sz * (nz + 2 * h);
+  std::vector<float> u(alloc), coef(alloc), by_rows(alloc), by_points(alloc);
+  for (std::int64_t q = 0; q < alloc; ++q)
+    u[q] = float(datum(q, 0, 0, 1)), coef[q] = float(datum(q, 0, 0, 2)), by_rows[q] = by_points[q] = float(datum(q, 0, 0, 3));
+  native::StarArgs<float> a;
+  a.u = u.data(), a.u_prev = by_rows.data(), a.coef = Coef ? coef.data() : nullptr;
+  a.sy = sy, a.sz = sz, a.origin = h + h * sy + h * sz, a.alloc = alloc, a.radius = R;
+  a.hi[0] = nx, a.hi[1] = ny, a.hi[2] = nz;
+  for (int m = 0; m <= R; ++m) a.c[m] = float(datum(m, 7, 7, 4));
+  const host::StarRows<float, R, Coef> rows(a, 1);
+  static_assert(host::StarRows<float, R, Coef>::kRuns);
+  for (int item = 0; item < rows.blocks.items; ++item) rows.update(item);
+  for (int z = 0; z < nz; ++z)
+    for (int y = 0; y < ny; ++y) {
+      const std::int64_t row = a.origin + y * sy + z * sz;
+      rows.update_points(u.data() + row, by_points.data() + row, Coef ? coef.data() + row : nullptr, nx);
+    }
+  EXPECT_EQ(std::memcmp(by_rows.data(), by_points.data(), alloc * sizeof(float)), 0) << "R " << R << ", coef " << Coef;
+}
+
+TEST(HostStarRows, RunsOf64PointsGiveThePointLoopsBits) {
+  check_row_runs<6, false>();
+  check_row_runs<8, false>();
+  check_row_runs<8, true>();
+}
+
+}  // namespace
+}  // namespace wavefd
+#endif

@@ -36,9 +36,7 @@ class ExchangeHalo : public Halo<T> {
     this->times_.unpack += t.seconds();
     ++this->times_.exchanges;
   }
-  std::array<bool, 3> late() const override {
-    return {plan_.late_axes == 3, plan_.late_axes >= 2, plan_.late_axes >= 1};
-  }
+  std::array<bool, 3> late() const override { return late_of(plan_.late_axes); }
 
  protected:
   // transfer(): the packed send_ buffer (enqueued on exec_) leaves; complete(): recv_ is filled for

@@ -101,6 +101,9 @@ struct ShellPart {
   int late_axes = 3;
 };
 
+// Halo::late() of the last `late_axes` axes.
+inline std::array<bool, 3> late_of(int late_axes) { return {late_axes == 3, late_axes >= 2, late_axes >= 1}; }
+
 // The same fill on host backends, axis after axis and a row at a time: the x ghosts of each row,
 // then whole ghost rows (y), then whole ghost planes (z), each copied from its source with the
 // sign of its rule. Each point is written once, in the pass of the last axis whose rule fills it,

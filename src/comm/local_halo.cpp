@@ -21,15 +21,16 @@ class LocalHalo final : public Halo<T> {
   // then spans whole xy planes: only z slabs are left for the shell, the one shape that z-streaming
   // kernels update at full speed. (x late instead hides the dearest part of the fill, the strided
   // x faces, but leaves x slabs that those kernels update 2-5x slower: measured, docs/performance.md.)
-  void start(Field<T>& f) override { comm::fill_ghosts(early_, f, fills_, {comm::ShellPart::early, 1}); }
+  void start(Field<T>& f) override { comm::fill_ghosts(early_, f, fills_, {comm::ShellPart::early, kLateAxes}); }
   void finish(Field<T>& f) override {
-    comm::fill_ghosts(exec_, f, fills_, {comm::ShellPart::late, 1});
+    comm::fill_ghosts(exec_, f, fills_, {comm::ShellPart::late, kLateAxes});
     ++this->times_.exchanges;
   }
-  std::array<bool, 3> late() const override { return {false, false, true}; }
+  std::array<bool, 3> late() const override { return comm::late_of(kLateAxes); }
 
  private:
   Boundary boundary_;
+  static constexpr int kLateAxes = 1;  // z
   Kokkos::DefaultExecutionSpace exec_, early_;
   comm::FaceFills fills_{};
 };

@@ -82,9 +82,13 @@ struct StarRows {
 #ifdef _OPENMP
 #pragma omp simd
 #endif
-    for (int l = 0; l < kLanes; ++l)
-      sum[l] = kernels::fused(cm, ((in[l - M] + in[l + M]) + (in[l - M * sy] + in[l + M * sy])) + (in[l - M * sz] + in[l + M * sz]),
-                              sum[l]);
+    for (int l = 0; l < kLanes; ++l) sum[l] = kernels::fused(cm, axis_pairs<M>(in + l, sy, sz), sum[l]);
+  }
+
+  // The 6 neighbours at distance M of *p, summed in the kernels' order: ((x pair) + (y pair)) + (z pair).
+  template <int M>
+  static T axis_pairs(const T* p, std::int64_t sy, std::int64_t sz) {
+    return ((p[-M] + p[M]) + (p[-M * sy] + p[M * sy])) + (p[-M * sz] + p[M * sz]);
   }
 
   void update_points(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ vp, int nx) const {
@@ -96,11 +100,7 @@ struct StarRows {
       T sum = Coef ? c[0] * in[i] : c[0] * in[i] - out[i];
       // m = 1..R written out (a loop over m was left rolled for R >= 6, and not vectorised)
       [&]<int... Ms>(std::integer_sequence<int, Ms...>) {
-        ((sum = kernels::fused(c[Ms + 1],
-                               ((in[i - (Ms + 1)] + in[i + (Ms + 1)]) + (in[i - (Ms + 1) * sy] + in[i + (Ms + 1) * sy])) +
-                                   (in[i - (Ms + 1) * sz] + in[i + (Ms + 1) * sz]),
-                               sum)),
-         ...);
+        ((sum = kernels::fused(c[Ms + 1], axis_pairs<Ms + 1>(in + i, sy, sz), sum)), ...);
       }(std::make_integer_sequence<int, R>{});
       out[i] = Coef ? kernels::coefficient_update(in[i], sum, vp[i], out[i]) : sum;
     }

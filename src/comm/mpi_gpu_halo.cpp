@@ -28,7 +28,7 @@ class MpiGpuHalo final : public ExchangeHalo<T> {
 
 template <class T>
 std::unique_ptr<Halo<T>> make_mpi_gpu_halo(const HaloSpec& spec) {
-  return std::make_unique<MpiGpuHalo<T>>(spec);
+  return make_connected<MpiGpuHalo, T>(spec);
 }
 
 template std::unique_ptr<Halo<float>> make_mpi_gpu_halo<float>(const HaloSpec&);

@@ -52,7 +52,7 @@ class MpiHalo final : public ExchangeHalo<T> {
 
 template <class T>
 std::unique_ptr<Halo<T>> make_mpi_halo(const HaloSpec& spec) {
-  return std::make_unique<MpiHalo<T>>(spec);
+  return make_connected<MpiHalo, T>(spec);
 }
 
 template std::unique_ptr<Halo<float>> make_mpi_halo<float>(const HaloSpec&);

@@ -33,7 +33,7 @@ class NcclHalo final : public ExchangeHalo<T> {
 
 template <class T>
 std::unique_ptr<Halo<T>> make_nccl_halo(const HaloSpec& spec) {
-  return std::make_unique<NcclHalo<T>>(spec);
+  return make_connected<NcclHalo, T>(spec);
 }
 
 template std::unique_ptr<Halo<float>> make_nccl_halo<float>(const HaloSpec&);

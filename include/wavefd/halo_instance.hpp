@@ -16,8 +16,14 @@ class HaloInstance {
   HaloInstance& operator=(const HaloInstance&) = delete;
   const Kokkos::DefaultExecutionSpace& exec() const { return exec_; }
 
+  // Work enqueued on `waiter` from now on starts after the work enqueued on `done` so far. On CUDA
+  // an event, so that the host does not wait and keeps the next kernels queued (a fence there left
+  // the GPU idle while the host made the halo's calls); elsewhere a fence of `done`.
+  void order(const Kokkos::DefaultExecutionSpace& waiter, const Kokkos::DefaultExecutionSpace& done);
+
  private:
   void* stream_ = nullptr;  // the stream this class made (CUDA), destroyed after exec_ lets go of it
+  void* event_ = nullptr;   // order()'s event (CUDA)
   Kokkos::DefaultExecutionSpace exec_;
 };
 

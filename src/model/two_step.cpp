@@ -152,11 +152,11 @@ void TwoStep<T>::step() {
     halo_->finish(u_);
     variant_->apply(a, layout_.interior());
   } else {
-    if (separate_instances_) compute_.fence("wavefd::step");  // the halo reads what the last step wrote
+    if (separate_instances_) halo_instance_->order(halo_exec_, compute_);  // the halo reads what the last step wrote
     halo_->start(u_);  // the ghosts the core reads are filled on compute_, ahead of it
     if (!core_.empty()) variant_->apply(a, core_);
     halo_->finish(u_);
-    if (separate_instances_) halo_exec_.fence("wavefd::halo");
+    if (separate_instances_) halo_instance_->order(compute_, halo_exec_);  // the shell reads the late ghosts
     for (const Box& b : shell_) variant_->apply(a, b);
   }
   std::swap(u_, u_prev_);

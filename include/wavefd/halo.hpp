@@ -56,6 +56,10 @@ class Halo {
   // overlapped step keeps the points within R of those faces out of the core. The late axes are
   // the last one, two or three of x, y, z (comm::ShellPart), or none.
   virtual std::array<bool, 3> late() const { return {true, true, true}; }
+  // Off: start() leaves the ghosts that need no message alone, except where they read ghosts that
+  // arrive by message (edges): the kernel stores them as ghost images (GhostFillMode::kernel).
+  // Exchanging transports only; on by default.
+  virtual void fill_early(bool on) { (void)on; }
   const HaloTimes& times() const { return times_; }
   void reset_times() { times_ = {}; }
 

@@ -4,8 +4,9 @@
 //   without overlap: halo.start(u); halo.finish(u); variant.apply(interior); swap(u, u-)
 //   with overlap:    halo.start(u); variant.apply(core) on the compute instance;
 //                    halo.finish(u); variant.apply(the six shell boxes); swap(u, u-)
-//   ghosts by the kernel (one rank, parallel.ghost_fill): variant.apply(interior), storing each
-//                    point also into its periodic / rigid ghost images; swap(u, u-)
+//   ghosts by the kernel (parallel.ghost_fill): the kernel stores each point also into its
+//                    periodic / rigid ghost images on the axes a rank spans alone; one rank then
+//                    needs no halo at all, several exchange only the faces between them
 // where the core is the interior less the layers next to the faces whose ghosts are still in
 // flight (R deep; along x a 128-byte line), updated while they travel. All orders give the same
 // bits.
@@ -19,19 +20,16 @@
 
 namespace wavefd {
 
-// Who fills a single rank's ghosts (parallel.ghost_fill):
-//  kernel:    the kernel that updates a point also stores its ghost images (GhostImages), so the
-//             ghosts of u+ are complete when it ends; only variants that writes_ghost_images();
+// Who fills the ghosts that need no message (parallel.ghost_fill): those of the axes a rank spans
+// alone (periodic wrap, rigid reflection):
+//  kernel:    the kernel that updates a point also stores its ghost images (GhostImages), so
+//             those ghosts of u+ are complete when it ends; only variants that writes_ghost_images();
 //  separate:  a fill pass through the halo before each update (the transport's start / finish);
-//  automatic: kernel where the transport is local and the variant can, else separate.
+//  automatic: kernel where it can (kernel_can_fill_ghosts), else separate.
 enum class GhostFillMode { automatic, kernel, separate };
 std::string_view to_string(GhostFillMode m);
 // Throws Error naming `what` and the accepted values.
 GhostFillMode parse_ghost_fill(std::string_view name, const std::string& what = "parallel.ghost_fill");
-
-// Resolves `mode` for this transport and variant: true when the kernel writes the ghosts. Throws
-// Error for kernel where it cannot (another transport, or a variant without ghost images).
-bool ghosts_by_kernel(GhostFillMode mode, Transport t, const Variant& v);
 
 // How the global grid is split and how ghosts travel (parallel.* in the deck).
 struct ParallelSpec {
@@ -41,6 +39,15 @@ struct ParallelSpec {
   bool overlap = false;
   GhostFillMode ghost_fill = GhostFillMode::automatic;
 };
+
+// Whether the kernel can store the ghosts that need no message: the variant writes ghost images,
+// some axis is spanned by one rank, every split axis is periodic (the ghosts beyond both its faces
+// then come by message; a rigid wall on one face only would put every point on the general path
+// of GhostImages), and an overlapped step does not split x (its shell would cut rows).
+bool kernel_can_fill_ghosts(const ParallelSpec& par, Boundary b, const Variant& v);
+
+// Resolves `mode`: true when the kernel writes those ghosts. Throws Error for kernel where it cannot.
+bool ghosts_by_kernel(GhostFillMode mode, const ParallelSpec& par, Boundary b, const Variant& v);
 
 struct SchemeSpec {
   Domain domain;  // global extents; local extents and offset follow from `parallel`
@@ -83,7 +90,7 @@ class TwoStep {
   // and the shell around it.
   const Box& core() const { return core_; }
   const std::vector<Box>& shell() const { return shell_; }
-  bool overlap() const { return spec_.parallel.overlap && !images_.active; }
+  bool overlap() const { return spec_.parallel.overlap && !(images_.active && !exchanging()); }
   // Whether the kernel writes the ghosts (GhostFillMode::kernel, resolved).
   bool ghosts_by_kernel() const { return images_.active; }
   void advance(long n) {
@@ -92,6 +99,8 @@ class TwoStep {
   TwoStepArgs<T> args() const;
 
  private:
+  bool exchanging() const { return spec_.parallel.transport != Transport::local; }
+
   Stencil stencil_;
   SchemeSpec spec_;
   const Variant* variant_;
@@ -105,6 +114,7 @@ class TwoStep {
   Kokkos::DefaultExecutionSpace halo_exec_;      // that instance, or compute_
   bool separate_instances_ = false;
   GhostImages images_;               // active: the kernel stores the ghost images (GhostFillMode::kernel)
+                                     // of the axes a rank spans alone; the faces between ranks keep theirs
   bool ghosts_current_ = false;      // with images_.active: the ghosts of u and u- hold their images
   Box core_;
   std::vector<Box> shell_;

@@ -253,9 +253,9 @@ int BenchCommand::execute() {
     cases = plan_cases(*this, stencils);
     if (par.ghost_fill == GhostFillMode::kernel)
       for (const BenchCase& c : cases)
-        if (par.transport != Transport::local || !c.variant->writes_ghost_images())
-          throw Error("--ghost-fill = kernel needs --transport local and variants that write ghost images (not " +
-                      c.variant->name() + "); accepted: auto, separate");
+        if (!kernel_can_fill_ghosts(par, Boundary::periodic, *c.variant))
+          throw Error("--ghost-fill = kernel needs variants that write ghost images and a rank grid with an axis "
+                      "of one rank (not " + c.variant->name() + "); accepted: auto, separate");
   });
   agree([&] {  // collective, so only once every rank got this far
     if (par.transport == Transport::nccl) check_one_rank_per_device("--transport = 'nccl'");

@@ -22,7 +22,7 @@ class ExchangeHalo : public Halo<T> {
 
   void start(Field<T>& f) override {
     Kokkos::Timer t;
-    fill_ghosts(early_, f, plan_.walls, {ShellPart::early, plan_.late_axes});
+    if (fill_early_) fill_ghosts(early_, f, plan_.walls, {ShellPart::early, plan_.late_axes});
     copy_boxes<T, true>(exec_, f, send_, send_boxes_);
     transfer();
     this->times_.pack += t.seconds();
@@ -39,6 +39,7 @@ class ExchangeHalo : public Halo<T> {
     ++this->times_.exchanges;
   }
   std::array<bool, 3> late() const override { return late_of(plan_.late_axes); }
+  void fill_early(bool on) override { fill_early_ = on; }
 
   // One exchange of the buffers, before any step: NCCL connects a pair of ranks at their first
   // message (about 1.2 s on two GPUs, which the seismic deck's 1000-step loop used to count).
@@ -62,6 +63,7 @@ class ExchangeHalo : public Halo<T> {
   Kokkos::View<T*> send_, recv_;
   // Host-driven transports fence so that the unpack time is measured; stream-ordered ones need not.
   bool fence_after_unpack_ = true;
+  bool fill_early_ = true;
 };
 
 // A transport's halo, connected (ExchangeHalo::connect): what each transport's factory returns.

@@ -32,11 +32,25 @@ GhostFillMode parse_ghost_fill(std::string_view name, const std::string& what) {
   throw Error(what + " = '" + std::string(name) + "' is unknown; accepted: auto, kernel, separate");
 }
 
-bool ghosts_by_kernel(GhostFillMode mode, Transport t, const Variant& v) {
-  const bool possible = t == Transport::local && v.writes_ghost_images();
+bool kernel_can_fill_ghosts(const ParallelSpec& par, Boundary b, const Variant& v) {
+  bool alone = false, split_rigid = false;
+  for (int a = 0; a < 3; ++a) {
+    alone = alone || par.rank_grid[a] == 1;
+    split_rigid = split_rigid || (par.rank_grid[a] > 1 && b != Boundary::periodic);
+  }
+  // An overlapped step split along x updates x slabs, parts of rows: the row variants store images
+  // of whole rows only.
+  const bool x_slabs = par.overlap && par.transport != Transport::local && par.rank_grid[0] > 1;
+  return v.writes_ghost_images() && alone && !split_rigid && !x_slabs;
+}
+
+bool ghosts_by_kernel(GhostFillMode mode, const ParallelSpec& par, Boundary b, const Variant& v) {
+  const bool possible = kernel_can_fill_ghosts(par, b, v);
   if (mode == GhostFillMode::kernel && !possible)
-    throw Error("parallel.ghost_fill = kernel needs transport local (one rank) and a variant that writes ghost "
-                "images (not '" + v.name() + "' with transport " + std::string(to_string(t)) +
+    throw Error("parallel.ghost_fill = kernel needs a variant that writes ghost images and a rank grid [" +
+                std::to_string(par.rank_grid[0]) + ", " + std::to_string(par.rank_grid[1]) + ", " +
+                std::to_string(par.rank_grid[2]) + "] with an axis of one rank, a periodic boundary where it splits an axis, "
+                "and x not split when overlap is on (not '" + v.name() + "', boundary " + std::string(to_string(b)) +
                 "); accepted here: auto, separate");
   return possible && mode != GhostFillMode::separate;
 }
@@ -67,20 +81,24 @@ void split_core_shell(const Index3& n, const Index3& w, const std::array<bool, 3
 }
 
 
-// The ghost images of one rank's layout with the same rule on every face. Periodic x images are
-// widened to whole 32-byte sectors where the row has room on both sides (x = 0 starts a 128-byte
-// line, so the row holds `lead` points before it).
-GhostImages ghost_images(const Layout& l, Boundary b, std::size_t elem_bytes) {
+// The ghost images of one rank's layout: the boundary's rule on the faces of the axes the rank
+// grid leaves whole, none (keep) on the axes it splits, whose ghosts come by message. Periodic x
+// images are widened to whole 32-byte sectors where the row has room on both sides (x = 0 starts a
+// 128-byte line, so the row holds `lead` points before it).
+GhostImages ghost_images(const Layout& l, Boundary b, const Index3& rank_grid, std::size_t elem_bytes) {
   GhostImages g;
   g.active = true;
   g.h = l.halo;
-  const auto face = b == Boundary::periodic ? GhostImages::wrap : GhostImages::reflect;
-  for (int a = 0; a < 3; ++a) g.n[a] = int(l.n[a]), g.face[a][0] = g.face[a][1] = face;
+  const auto rule = b == Boundary::periodic ? GhostImages::wrap : GhostImages::reflect;
+  for (int a = 0; a < 3; ++a) {
+    g.n[a] = int(l.n[a]);
+    g.face[a][0] = g.face[a][1] = rank_grid[a] == 1 ? rule : GhostImages::keep;
+  }
   g.origin = l.origin, g.sy = l.sy, g.sz = l.sz;
   const int sector = int(32 / elem_bytes);
   const int wx = (l.halo + sector - 1) / sector * sector;
   const index_t lead = l.origin % l.sy;  // row start to x = 0
-  if (face == GhostImages::wrap && wx <= lead && l.n[0] + wx <= l.sy - lead) g.wx = wx;
+  if (g.face[0][0] == GhostImages::wrap && wx <= lead && l.n[0] + wx <= l.sy - lead) g.wx = wx;
   return g;
 }
 
@@ -102,11 +120,11 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
   spec_.domain.offset = sub_.offset;
   layout_ = make_layout(spec_.domain.local, s.radius, spec.pad_rows, sizeof(T));
 
-  if (wavefd::ghosts_by_kernel(par.ghost_fill, par.transport, v) && s.radius > 0)
-    images_ = ghost_images(layout_, spec.boundary, sizeof(T));
+  if (wavefd::ghosts_by_kernel(par.ghost_fill, par, spec.boundary, v) && s.radius > 0)
+    images_ = ghost_images(layout_, spec.boundary, par.rank_grid, sizeof(T));
 
   // With overlap on a GPU the halo gets its own instance (stream), so that it runs beside the core.
-  separate_instances_ = par.overlap && !kHostBuild && !images_.active;
+  separate_instances_ = overlap() && !kHostBuild;
   if (separate_instances_) halo_instance_ = std::make_unique<HaloInstance>(compute_);
   halo_exec_ = separate_instances_ ? halo_instance_->exec() : compute_;
 
@@ -141,13 +159,17 @@ template <class T>
 void TwoStep<T>::step() {
   TwoStepArgs<T> a = args();
   if (images_.active) {
-    if (!ghosts_current_) {  // first step, or the fields were written from outside
+    if (!ghosts_current_) {  // first step, or the fields were written from outside: a whole fill
+      halo_->fill_early(true);
       for (Field<T>* f : {&u_, &u_prev_}) halo_->start(*f), halo_->finish(*f);  // u-: its wall nodes
+      halo_->fill_early(false);  // from now on the kernel stores them
       ghosts_current_ = true;
     }
     a.images = images_;
+  }
+  if (images_.active && !exchanging()) {
     variant_->apply(a, layout_.interior());
-  } else if (!spec_.parallel.overlap) {
+  } else if (!overlap()) {
     halo_->start(u_);
     halo_->finish(u_);
     variant_->apply(a, layout_.interior());

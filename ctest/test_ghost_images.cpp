@@ -185,5 +185,28 @@ TEST(GhostImages, KernelModeRefusedWhereItCannotApply) {
   EXPECT_EQ(parse_ghost_fill("auto"), GhostFillMode::automatic);
 }
 
+// On several ranks the kernel stores the ghosts of the axes a rank spans alone where every split
+// axis is periodic and an overlapped step does not cut rows (x split).
+TEST(GhostImages, WhereSeveralRanksLetTheKernelFillGhosts) {
+  const Stencil s = make_star(2);
+  const Variant& writer = select_variant("mdrange-star", s, Precision::f64);
+  ParallelSpec par;
+  par.transport = Transport::mpi;
+  auto can = [&](Index3 grid, Boundary b, bool overlap) {
+    par.rank_grid = grid, par.overlap = overlap;
+    return kernel_can_fill_ghosts(par, b, writer);
+  };
+  EXPECT_TRUE(can({1, 1, 2}, Boundary::periodic, true));
+  EXPECT_TRUE(can({1, 2, 2}, Boundary::periodic, true));
+  EXPECT_TRUE(can({2, 1, 1}, Boundary::periodic, false));
+  EXPECT_FALSE(can({2, 1, 1}, Boundary::periodic, true));   // x slabs: parts of rows
+  EXPECT_FALSE(can({2, 2, 2}, Boundary::periodic, false));  // no axis of one rank
+  EXPECT_FALSE(can({1, 1, 2}, Boundary::rigid, false));     // a wall on one face of a split axis
+  EXPECT_TRUE(can({1, 1, 1}, Boundary::rigid, true));
+  par.rank_grid = {2, 2, 2};
+  EXPECT_THROW(ghosts_by_kernel(GhostFillMode::kernel, par, Boundary::periodic, writer), Error);
+  EXPECT_FALSE(ghosts_by_kernel(GhostFillMode::automatic, par, Boundary::periodic, writer));
+}
+
 }  // namespace
 }  // namespace wavefd

@@ -94,6 +94,8 @@ void check_distributed(const Stencil& s, const Variant& v, Boundary b, const std
           SchemeSpec d = spec;
           d.parallel = {p, rank, t, overlap};
           TwoStep<T> dist(s, d, v);
+          // auto: the kernel stores the own axes' ghosts wherever it can, so both paths are tested here.
+          EXPECT_EQ(dist.ghosts_by_kernel(), kernel_can_fill_ghosts(d.parallel, b, v));
           fill(dist);
           dist.advance(kSteps);
           EXPECT_EQ(mismatches(dist, ref_host, ref.layout()), 0)

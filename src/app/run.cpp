@@ -176,7 +176,8 @@ int RunCommand::execute() {
   Precision precision{};
   SchemeSpec spec;
   KernelChoice kernel;
-  bool by_kernel = false;  // the kernel writes the ghosts (parallel.ghost_fill resolved)
+  bool by_kernel = false;      // the kernel writes the ghosts of the own axes (parallel.ghost_fill resolved)
+  bool all_by_kernel = false;  // ... and those are all of them (one rank)
   agree([&] {
     s = build_stencil(c.stencil);
     precision = parse_precision(c.precision);
@@ -212,7 +213,8 @@ int RunCommand::execute() {
     kernel = choose_kernel(c, s, precision, split.subdomain(0).local);  // tuned per subdomain (rank 0's: the largest)
     by_kernel = ghosts_by_kernel(spec.parallel.ghost_fill, spec.parallel, spec.boundary, *kernel.variant);
     // One rank whose kernel writes the ghosts leaves nothing in flight.
-    if (by_kernel && spec.parallel.transport == Transport::local) spec.parallel.overlap = false;
+    all_by_kernel = by_kernel && spec.parallel.transport == Transport::local;
+    if (all_by_kernel) spec.parallel.overlap = false;
   });
   agree([&] {  // collective, so only once every rank got this far
     if (spec.parallel.transport == Transport::nccl) check_one_rank_per_device("parallel.transport = 'nccl'");
@@ -231,9 +233,10 @@ int RunCommand::execute() {
                 to_string(kernel.tile).c_str(), kernel.tile_source.c_str(), execution_line().c_str());
     std::printf("wavefd run: %d rank(s) as %s, transport %s, %s; MPI %s (GPU-aware: %s)%s%s\n", ranks,
                 to_string(spec.parallel.rank_grid).c_str(), dist.transport.c_str(),
-                by_kernel && spec.parallel.transport == Transport::local ? "ghosts written by the kernel"
-                : std::string(spec.parallel.overlap ? "overlap on" : "overlap off")
-                      .append(by_kernel ? ", own-axis ghosts written by the kernel" : "").c_str(),
+                all_by_kernel ? "ghosts written by the kernel"
+                : by_kernel   ? (spec.parallel.overlap ? "overlap on, own-axis ghosts written by the kernel"
+                                                       : "overlap off, own-axis ghosts written by the kernel")
+                              : (spec.parallel.overlap ? "overlap on" : "overlap off"),
                 mpi_library().c_str(), mpi_gpu_aware().c_str(), nccl_version().empty() ? "" : ", NCCL ",
                 nccl_version().c_str());
     std::fflush(stdout);

@@ -47,11 +47,10 @@ bool kernel_can_fill_ghosts(const ParallelSpec& par, Boundary b, const Variant& 
 bool ghosts_by_kernel(GhostFillMode mode, const ParallelSpec& par, Boundary b, const Variant& v) {
   const bool possible = kernel_can_fill_ghosts(par, b, v);
   if (mode == GhostFillMode::kernel && !possible)
-    throw Error("parallel.ghost_fill = kernel needs a variant that writes ghost images and a rank grid [" +
-                std::to_string(par.rank_grid[0]) + ", " + std::to_string(par.rank_grid[1]) + ", " +
-                std::to_string(par.rank_grid[2]) + "] with an axis of one rank, a periodic boundary where it splits an axis, "
-                "and x not split when overlap is on (not '" + v.name() + "', boundary " + std::string(to_string(b)) +
-                "); accepted here: auto, separate");
+    throw Error("parallel.ghost_fill = kernel needs a variant that writes ghost images and a rank grid " +
+                to_string(par.rank_grid) + " with an axis of one rank, a periodic boundary where it splits an "
+                "axis, and x not split when overlap is on (not '" + v.name() + "', boundary " +
+                std::string(to_string(b)) + "); accepted here: auto, separate");
   return possible && mode != GhostFillMode::separate;
 }
 

@@ -91,7 +91,8 @@ class SeismicStep {
   Box inner() const { return inner_; }                   // local coordinates; may be empty
   const std::vector<Box>& layer() const { return slabs_; }  // boxes of the layer kernel (seven- and three-domain)
   Box core() const { return core_; }                      // three-domain work's core; may be empty
-  index_t layer_points() const { return phi_points_; }
+  index_t layer_points() const { return layer_points_; }
+  index_t phi_points() const { return phi_points_; }     // phi's entries: the layer's points and the x slabs' padding
   // Whether the inner variant's PML branch takes unified work's box or three-domain work's core.
   bool branch_by_inner() const { return branch_by_inner_; }
   Halo<T>& halo() { return *halo_; }
@@ -147,7 +148,7 @@ class SeismicStep {
   std::array<index_t, 6> slab_at_{};         // where each slab starts in phi_
   Kokkos::View<index_t*> slab_table_;        // PmlLayer::slabs
   PmlLayer<T> layer_;                        // what kernels with a PML branch receive
-  index_t phi_points_ = 0;
+  index_t phi_points_ = 0, layer_points_ = 0;
   bool pml_ = false, sponge_ = false;
   bool branch_by_inner_ = false;
   bool pairs_ = false;

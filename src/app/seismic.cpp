@@ -226,7 +226,7 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
   r.branch_by_inner = engine.branch_by_inner();
   r.pairs = engine.pairs();
   r.layer_points = sum_over_ranks(double(engine.layer_points()));
-  r.bytes = sum_over_ranks(double(l.alloc) * engine.fields() * sizeof(T) + double(engine.layer_points()) * sizeof(T));
+  r.bytes = sum_over_ranks(double(l.alloc) * engine.fields() * sizeof(T) + double(engine.phi_points()) * sizeof(T));
   return r;
 }
 

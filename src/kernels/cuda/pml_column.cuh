@@ -32,11 +32,11 @@ struct PmlColumn {
   // Whether any of the V points is a layer point.
   __device__ bool touches(bool row) const { return row || x < L.ilo[0] || x + V > L.ihi[0]; }
 
-  // Where the points' phi at plane z starts as one aligned vector (all V in one slab row that starts
-  // on a whole vector), or -1.
+  // Where the points' phi at plane z starts as one aligned vector (the layer points among the V all
+  // in one slab whose rows of phi start on whole vectors; the x slabs' rows are widened to them), or -1.
   __device__ std::int64_t phi_vector_at(int z) const {
     const bool row = layer_row(z);
-    if (!row && x + V > L.ilo[0] && x < L.ihi[0]) return -1;
+    if (!row && (x < L.ilo[0]) == (x + V > L.ihi[0])) return -1;  // all inner, or points of both x slabs
     const std::int64_t q0 = L.phi_at(x, y, z);
     return L.slabs[kSlabFields * L.slab_of(x, y, z) + kSlabPacked] != 0 && q0 % V == 0 ? q0 : -1;
   }

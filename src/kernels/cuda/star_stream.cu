@@ -90,35 +90,42 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
   auto slot = [&](int plane, int stream) {
     return staged + ((std::size_t(plane % (Ahead + 1)) * kStagedStreams + stream) * (BX * BY) + thread) * V;
   };
+  // Returns where plane zf's phi vector lies (-1: none copied), kept until the plane is updated.
   auto fetch = [&](int zf) {  // one group per plane, empty past the chunk
+    std::int64_t q0 = -1;
     if (active && zf < ze) {
       copy_async<T, V>(slot(zf - zb, 0), u + base + std::int64_t(zf + R) * sz);
       copy_async<T, V>(slot(zf - zb, 1), u_prev + base + std::int64_t(zf) * sz);
       if constexpr (Coef) copy_async<T, V>(slot(zf - zb, 2), coef + base + std::int64_t(zf) * sz);
       if constexpr (Pml) {
-        const std::int64_t q0 = pml.phi_vector_at(zf);
+        q0 = pml.phi_vector_at(zf);
         if (q0 >= 0) copy_async<T, V>(slot(zf - zb, 3), layer.phi + q0);
       }
     }
     copy_async_commit();
+    return q0;
   };
+  std::int64_t phi_ahead[Ahead + 1];  // phi_ahead[j]: fetch's answer for plane z + j
   if constexpr (Ahead > 0)
-    for (int j = 0; j < Ahead; ++j) fetch(zb + j);
+#pragma unroll
+    for (int j = 0; j < Ahead; ++j) phi_ahead[j] = fetch(zb + j);
 
   for (int z = zb; z < ze; ++z) {
     const std::int64_t zoff = std::int64_t(z) * sz;
     if constexpr (Ahead > 0) {
-      fetch(z + Ahead);
+      phi_ahead[Ahead] = fetch(z + Ahead);
       copy_async_wait<Ahead>();  // this plane's group has landed
       if (active) {
         load<T, V>(slot(z - zb, 0), lead);
         load<T, V>(slot(z - zb, 1), prev);
         if constexpr (Coef) load<T, V>(slot(z - zb, 2), vp);
         if constexpr (Pml) {
-          phi_next_at = pml.phi_vector_at(z);
+          phi_next_at = phi_ahead[0];
           if (phi_next_at >= 0) load<T, V>(slot(z - zb, 3), phi_next);
         }
       }
+#pragma unroll
+      for (int j = 0; j < Ahead; ++j) phi_ahead[j] = phi_ahead[j + 1];
     }
 #pragma unroll
     for (int v = 0; v < V; ++v) w[2 * R][v] = lead[v];

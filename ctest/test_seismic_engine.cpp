@@ -287,6 +287,22 @@ TEST(SeismicEngine, PairsOnlyInSevenDomainWork) {
   EXPECT_FALSE(run_engine<float>(m, SeismicWork::seven_domain, nullptr, StepPairs::on).pairs);
 }
 
+// phi covers the layer's points and, in the x slabs, the columns that round their rows out to
+// whole 16-byte packs; the memory report counts both, the layer's share only the layer's points.
+TEST(SeismicEngine, PhiRowsOfTheXSlabsAreWholePacks) {
+  const SeismicModel m = small_model(Absorbing::pml, OuterBoundary::zero);  // 26 x 22 x 24, width 5
+  const Subdomain sub = seismic_subdomain(m, SeismicRun{}.parallel);
+  const std::vector<double> speeds = m.velocity->fill(sub.box(), m.h);
+  // z slabs 2 x 26 x 22 x 5, y slabs 2 x 26 x 5 x 14, x slabs 2 x 5 x 12 x 14 = 11040 points; the
+  // x slabs' rows [0, 5) and [21, 26) widen to [0, 8) and [20, 28) in float, [0, 6) and [20, 26) in double.
+  SeismicStep<float> f(m, SeismicRun{}, speeds);
+  EXPECT_EQ(f.layer_points(), 26 * 22 * 24 - 16 * 12 * 14);
+  EXPECT_EQ(f.phi_points(), 2 * 26 * 22 * 5 + 2 * 26 * 5 * 14 + 2 * 8 * 12 * 14);
+  SeismicStep<double> d(m, SeismicRun{}, speeds);
+  EXPECT_EQ(d.layer_points(), 26 * 22 * 24 - 16 * 12 * 14);
+  EXPECT_EQ(d.phi_points(), 2 * 26 * 22 * 5 + 2 * 26 * 5 * 14 + 2 * 6 * 12 * 14);
+}
+
 TEST(SeismicEngine, RefusesAVariantWithoutCoefficient) {
   const SeismicModel m = small_model(Absorbing::pml, OuterBoundary::zero);
   SeismicRun run;

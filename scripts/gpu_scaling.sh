@@ -10,6 +10,7 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH=/usr/local/cuda/bin:$PATH
+export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}  # NVLink multicast off (the device tool's KINDS.md)
 GPUS=${GPUS:-2}
 FINAL=${OUT:-$PWD/gpu-out}; OUT=$FINAL/r; mkdir -p "$OUT"
 LIMIT=${LIMIT:-440}
@@ -27,10 +28,14 @@ late "probe" || { $MPI "$GPUS" "$B" probe --family star --M 4 --n $((512 * GPUS)
 S="python3 scripts/scaling.py"
 sc() { "$@" 2>&1 | grep -vE "^\s*$" | tail -3; }
 late "weak 1" || sc $S weak --local 512 512 512 --ranks 1 --out "$OUT/weak-1" --wavefd "$B" --launcher "$L" --steps 20 --reps 5 -- --family star --M 4
+# Weak series split along z (whole planes: on 4 H200s 90 % against 70 % on the balanced 1x2x2 grid),
+# and one on the balanced grid for comparison.
 for t in nccl mpi; do for ov in true false; do
-  late "weak $ranks $t overlap $ov" || sc $S weak --local 512 512 512 --ranks "$ranks" --out "$OUT/weak-$t-overlap-$ov" --wavefd "$B" \
-    --launcher "$L" --steps 20 --reps 5 -- --family star --M 4 --transport $t --overlap $ov
+  late "weak $ranks $t overlap $ov" || sc $S weak --local 512 512 512 --ranks "$ranks" --split z --out "$OUT/weak-$t-overlap-$ov" \
+    --wavefd "$B" --launcher "$L" --steps 20 --reps 5 -- --family star --M 4 --transport $t --overlap $ov
 done; done
+late "weak $ranks nccl overlap true, balanced grid" || sc $S weak --local 512 512 512 --ranks "$ranks" --out "$OUT/weak-balanced-nccl-overlap-true" \
+  --wavefd "$B" --launcher "$L" --steps 20 --reps 5 -- --family star --M 4 --transport nccl --overlap true
 late "strong 1024 1" || sc $S strong --global 1024 1024 1024 --ranks 1 --out "$OUT/strong1024-1" --wavefd "$B" --launcher "$L" --steps 10 --reps 5 -- --family star --M 4
 for t in nccl mpi; do for ov in true false; do
   late "strong 1024 $ranks $t overlap $ov" || sc $S strong --global 1024 1024 1024 --ranks "$ranks" --out "$OUT/strong1024-$t-overlap-$ov" \

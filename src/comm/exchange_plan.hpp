@@ -67,13 +67,17 @@ struct BoxCopy {
   }
 };
 
+// The functor travels as a kernel argument (light weight): at 512 bytes and more Kokkos would put
+// it in constant memory, and such a launch waits on the host until the previous one has finished,
+// so the host could not enqueue the next step while the GPU ran this one.
 template <class T, bool ToBuffer>
 void copy_boxes(const Kokkos::DefaultExecutionSpace& exec, const Field<T>& f, const Kokkos::View<T*>& buffer,
                 const PackedBoxes& boxes) {
   if (boxes.total == 0) return;
+  using Range = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>;
   Kokkos::parallel_for(ToBuffer ? "wavefd::halo_pack" : "wavefd::halo_unpack",
-                       Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>(
-                           exec, 0, boxes.total),
+                       Kokkos::Experimental::require(Range(exec, 0, boxes.total),
+                                                     Kokkos::Experimental::WorkItemProperty::HintLightWeight),
                        BoxCopy<T, ToBuffer>{f.data, buffer, f.layout, boxes});
 }
 

@@ -264,9 +264,16 @@ template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool
 void launch(const native::StarArgs<T>& a) {
   using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>;
   const std::int64_t rows = a.sz / a.sy;
-  const CUtensorMap u_map = plane_map<T>(a.u, a.sy, a.sz, a.alloc, S::RowLen, S::Rows, kKernel);
-  const CUtensorMap prev_map = plane_map<T>(a.u_prev, a.sy, a.sz, a.alloc, S::TX, BY, kKernel);
-  const CUtensorMap coef_map = Coef ? plane_map<T>(a.coef, a.sy, a.sz, a.alloc, S::TX, BY, kKernel) : prev_map;
+  const std::int64_t o0 = a.origin % a.sy, o1 = (a.origin / a.sy) % rows, o2 = a.origin / a.sz;
+  // The maps end at the box's last column (u's at its halo's): the last tile column's copies past
+  // it are zero-filled, not read (minimod's 944-column inner box = 7 x 128 + 48: 0.35 of 12.47 GB
+  // read per step on an H100, ncu). On the seismic inner box a miss fetches 128 bytes, not 256
+  // (H100, 8-row tiles: loop 7.05 against 7.10 s).
+  const std::int64_t end = o0 + a.hi[0];
+  const CUtensorMapL2promotion fetch = Coef && !Pml ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B : CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  const CUtensorMap u_map = plane_map<T>(a.u, end + S::XL, a.sy, a.sz, a.alloc, S::RowLen, S::Rows, fetch, kKernel);
+  const CUtensorMap prev_map = plane_map<T>(a.u_prev, end, a.sy, a.sz, a.alloc, S::TX, BY, fetch, kKernel);
+  const CUtensorMap coef_map = Coef ? plane_map<T>(a.coef, end, a.sy, a.sz, a.alloc, S::TX, BY, fetch, kKernel) : prev_map;
 
   auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>;
   static const bool sized = [&] {
@@ -278,28 +285,32 @@ void launch(const native::StarArgs<T>& a) {
 
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
   const int tiles = ((nx + S::TX - 1) / S::TX) * ((ny + BY - 1) / BY);
-  // By default about four blocks per SM slot in all (132 SMs), streams of at most 128 planes, 64 for
-  // the seismic inner box (a coefficient, no PML branch). Longer streams were slower: minimod's
-  // 944 x 946 x 946 inner box took 4.42 ms per step in 2 chunks of 473 planes, 4.07-4.08 ms in
-  // chunks of 64 or 128 on an H200; on an H100 5.78-5.87 ms in chunks of 64, 6.06-6.19 in 128.
-  const int longest = Coef && !Pml ? 64 : 128;
+  // By default about four blocks per SM slot in all (132 SMs), streams of at most 128 planes; on
+  // the seismic inner box (a coefficient, no PML branch) 16 R with two blocks per SM, 8 R with one.
+  // Longer streams were slower there: the blocks of neighbouring tiles drift apart, and fewer of
+  // the rows and granules they share are still in L2 (minimod's 944 x 946 x 946 inner box on an
+  // H100, 16-row tiles, ncu: 12.32 / 12.47 / 12.88 / 13.89 GB read per step in chunks of 32 / 64 /
+  // 128 / 946 planes; loop 7.18 against 7.26 s in 32 and 64; 8-row tiles: 7.21 / 7.12 / 7.10 s in
+  // 32 / 48 / 64).
+  const int longest = Coef && !Pml ? (MinBlocks > 1 ? 16 : 8) * R : 128;
   const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132 * MinBlocks * 4, R, longest);
-  const std::int64_t o0 = a.origin % a.sy, o1 = (a.origin / a.sy) % rows, o2 = a.origin / a.sz;
   const dim3 grid((nx + S::TX - 1) / S::TX, (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   kernel<<<grid, S::Threads, S::SmemBytes, static_cast<cudaStream_t>(a.stream)>>>(u_map, prev_map, coef_map, a,
                                                                                   int(o0), int(o1), int(o2), chunk);
   check(cudaGetLastError(), kKernel, "launch");
 }
 
-// Tiles of 16 rows (the default, one block per SM), 15 rows (one block per SM of 16 warps, which
+// Tiles of 16 rows (the default, one block per SM), 8 rows (two blocks per SM: the default with a
+// coefficient and no PML, the seismic inner box: minimod 1000^3 on an H100, loop 7.10 against 7.18 s
+// with 16 rows, each in its best chunks), 15 rows (one block per SM of 16 warps, which
 // may hold 128 registers per thread where 17 warps hold 96: the PML branch's default; H200,
-// minimod's 1000^3 in unified work: 8.3 ms per step against 10.4 ms with 16 rows, which spill) or
-// 8 rows (two blocks per SM), with u- (and the coefficient) staged where the larger ring fits in
+// minimod's 1000^3 in unified work: 8.3 ms per step against 10.4 ms with 16 rows, which spill),
+// with u- (and the coefficient) staged where the larger ring fits in
 // shared memory, else loaded by the threads (R >= 7 in double; with a coefficient from R = 6 in
 // float).
 template <class T, int R, bool Coef, bool Pml = false>
 void launch_rows(const native::StarArgs<T>& a) {
-  const int rows = a.rows != 0 ? a.rows : Pml ? 15 : 16;
+  const int rows = a.rows != 0 ? a.rows : Pml ? 15 : Coef ? 8 : 16;
   if constexpr (tma::Shape<T, R, 8, 3, 2, true, Coef, Pml>::Fits)
     if (rows == 8) return launch<T, R, 8, 3, 2, true, Coef, Pml>(a);
   if constexpr (tma::Shape<T, R, 15, 3, 1, true, Coef, Pml>::Fits)

@@ -6,6 +6,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -63,19 +64,20 @@ inline EncodeTiled encoder(const char* kernel) {
   return fn;
 }
 
-// The flat array of `alloc` elements seen as a 3-D tensor (row pitch sy x rows per plane x planes),
-// copied in boxes of box_x x box_y x 1; reads past the array are zero-filled (and never used).
+// The flat array of `alloc` elements seen as a 3-D tensor (the first `width` points of each row,
+// row pitch sy, rows per plane, planes), copied in boxes of box_x x box_y x 1; reads past the
+// tensor are zero-filled (and never used) without touching memory. A miss in L2 fetches `promotion`.
 template <class T>
-CUtensorMap plane_map(const T* data, std::int64_t sy, std::int64_t sz, std::int64_t alloc, int box_x, int box_y,
-                      const char* kernel) {
+CUtensorMap plane_map(const T* data, std::int64_t width, std::int64_t sy, std::int64_t sz, std::int64_t alloc, int box_x,
+                      int box_y, CUtensorMapL2promotion promotion, const char* kernel) {
   CUtensorMap map;
-  const cuuint64_t dims[3] = {cuuint64_t(sy), cuuint64_t(sz / sy), cuuint64_t((alloc + sz - 1) / sz)};
+  const cuuint64_t dims[3] = {cuuint64_t(std::min(width, sy)), cuuint64_t(sz / sy), cuuint64_t((alloc + sz - 1) / sz)};
   const cuuint64_t strides[2] = {cuuint64_t(sy * sizeof(T)), cuuint64_t(sz * sizeof(T))};
   const cuuint32_t box[3] = {cuuint32_t(box_x), cuuint32_t(box_y), 1};
   const cuuint32_t unit[3] = {1, 1, 1};
   const CUresult r = encoder(kernel)(&map, sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
                                      3, const_cast<T*>(data), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                     CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                     CU_TENSOR_MAP_SWIZZLE_NONE, promotion,
                                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw std::runtime_error(std::string(kernel) + ": tensor map encoding failed (" + std::to_string(r) + ")");

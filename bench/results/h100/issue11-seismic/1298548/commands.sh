@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Device-side (issue 11): the committed tree's defaults on the seismic inner box (clipped maps,
+# 8-row tiles, 64-plane chunks, 128-byte L2 fetches): GPU tests, same bits, minimod 1000^3.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH=/usr/local/cuda/bin:$PATH Kokkos_ROOT=$PWD/gpu/kokkos tomlplusplus_ROOT=$PWD/gpu/tomlplusplus
+F=${OUT:-$PWD/gpu-out}; O=$F/r; mkdir -p "$O"
+log() { echo "== $* (at ${SECONDS}s)" | tee -a "$O/log.txt"; }
+nvidia-smi --query-gpu=name --format=csv,noheader | tee -a "$O/log.txt"
+cmake --preset cuda -DWAVEFD_ENABLE_TESTS=ON -DWAVEFD_GIT_COMMIT=$1 > "$O/configure.log" 2>&1 && cmake --build --preset cuda -j 16 --target wavefd test_engine > "$O/build.log" 2>&1 || { grep -m3 -A12 error "$O/build.log"; exit 1; }
+log built
+B=build/cuda/wavefd
+timeout 150 build/cuda/ctest/test_engine --gtest_color=no --gtest_filter='SeismicEngine.*:Eigenmode*' > "$O/test_engine.txt" 2>&1; log "test_engine on the GPU: rc $? ($(grep -E '^\[  PASSED|FAILED' "$O/test_engine.txt" | tr '\n' ' '))"
+W=$(mktemp -d)
+S="inputs/seismic-minimod-100.toml --output.progress none --output.slice_every 500"
+$B seismic $S --scheme.tile 32x16x64 --output.slices $W/rows16 2>&1 | grep -E "min u|rror" | sed "s/^/[100^3 16-row tiles] /" | tee -a "$O/log.txt"
+$B seismic $S --output.slices $W/new 2>&1 | grep -E "min u|rror" | sed "s/^/[100^3 defaults] /" | tee -a "$O/log.txt"
+for s in 000500 001000; do cmp -s $W/rows16-$s.bin $W/new-$s.bin && log "slice $s: defaults == 16-row tiles byte for byte" || log "slice $s: DIFFERS"; done
+$B bench --family star --M 4 --n 512 512 512 --precision float --steps 10 --reps 3 --variant cuda-star-tma --json "$O/bench.json" 2>&1 | grep "cuda-star-tma" | tee -a "$O/log.txt"
+python3 -c "import json; print('copy GB/s', json.load(open('$O/bench.json'))['copy_probe']['gb_per_s'])" | tee -a "$O/log.txt"
+run() { local l=$1; shift; log "minimod 1000^3 $l"
+  timeout 40 $B seismic inputs/seismic-minimod-1000.toml --output.progress none --output.summary "$O/m1000-$l-$SECONDS.json" "$@" 2>&1 | grep -E "s for|per step|rror" | tee -a "$O/log.txt"; }
+run defaults
+run kokkos --scheme.variant mdrange-stream --scheme.tile 32x4x64
+run defaults
+run three-domain --scheme.work three-domain
+run defaults
+$B bench --family star --M 4 --n 512 512 512 --precision float --steps 10 --reps 3 --variant cuda-star-tma --json "$O/bench-end.json" 2>&1 | grep "cuda-star-tma" | tee -a "$O/log.txt"
+python3 -c "import json; print('copy GB/s', json.load(open('$O/bench-end.json'))['copy_probe']['gb_per_s'])" | tee -a "$O/log.txt"
+log done
+tar -C "$O" --exclude=build.log --exclude='configure*.log' -cf "$F/all.tar" . && cp "$O/log.txt" "$F/log.txt" && rm -rf "$O"

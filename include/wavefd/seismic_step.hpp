@@ -25,6 +25,7 @@
 // edge (ghosts of next are not known inside a pass), and those rims join the layer boxes. Two more
 // fields (next, after), so 5 fields instead of 3. Same bits as two steps.
 #include <array>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -124,8 +125,9 @@ class SeismicStep {
   void step_pair();
   void touch(std::initializer_list<Kokkos::View<T*>> fields);  // first touch (Variant::touch)
   // The layer kernel's boxes of one step: seven-domain work's slabs (and a pair's rims), on their
-  // instances; returns after all are done.
-  void update_layer_boxes(const std::vector<Box>& boxes, const T* u, const T* prev, T* into);
+  // instances, and `beside` (launches on the compute instance) after them; returns after all are done.
+  void update_layer_boxes(const std::vector<Box>& boxes, const T* u, const T* prev, T* into,
+                          const std::function<void()>& beside = {});
 
  private:
 

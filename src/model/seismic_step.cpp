@@ -531,8 +531,8 @@ void SeismicStep<T>::sample_after(const Field<T>& f, long done) {
 template <class T>
 void SeismicStep<T>::update_layer_boxes(const std::vector<Box>& boxes, const T* u, const T* prev, T* into,
                                         const std::function<void()>& beside) {
-  // Each box on its own instance (GPUs), none before this instance's writes (the halo, the
-  // previous step's sources) are done.
+  // Each box on its own instance (GPUs), none before the compute instance's work so far (the halo,
+  // the previous step's sources; in the timed pass the inner box) is done.
   if (!slab_exec_.empty()) compute_.fence("wavefd::seismic_before_slabs");
   for (std::size_t s = 0; s < boxes.size(); ++s)
     update_layer(boxes[s], slab_exec_.empty() ? compute_ : slab_exec_[s % slab_exec_.size()], u, prev, into);

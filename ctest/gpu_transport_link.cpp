@@ -37,11 +37,12 @@ std::vector<GhostMessage> self_messages(index_t n) {
     m[s].recv_tag = direction_id({-dx, 0, 0});
     m[s].send = m[s].recv = Box{{0, 0, 0}, {n, 1, 1}};
     m[s].send_at = m[s].recv_at = s * n;
+    m[s].length = n;
   }
   return m;
 }
 
-// Runs `exchange(messages, send, recv)` on device buffers; the values sent with a tag must land
+// Runs `exchange(messages, wires)` on device buffers; the values sent with a tag must land
 // in the receive box of the message that expects that tag.
 template <class T, class Exchange>
 bool exchanged(const char* what, Exchange exchange) {
@@ -54,7 +55,9 @@ bool exchanged(const char* what, Exchange exchange) {
   cuda_check(cudaMalloc(&recv, got.size() * sizeof(T)), "cudaMalloc");
   cuda_check(cudaMemcpy(send, sent.data(), sent.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
   cuda_check(cudaMemset(recv, 0, got.size() * sizeof(T)), "cudaMemset");
-  exchange(m, send, recv);
+  std::vector<Wire<T>> wires;
+  wire_up(m, send, recv, static_cast<T*>(nullptr), wires);
+  exchange(m, wires);
   cuda_check(cudaMemcpy(got.data(), recv, got.size() * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
   cuda_check(cudaFree(send), "cudaFree");
   cuda_check(cudaFree(recv), "cudaFree");
@@ -70,23 +73,23 @@ bool exchanged(const char* what, Exchange exchange) {
 template <class T>
 bool exchanges(bool mpi_gpu) {
   bool ok = exchanged<T>(sizeof(T) == 4 ? "nccl, float" : "nccl, double",
-                         [](const std::vector<GhostMessage>& m, const T* send, T* recv) {
+                         [](const std::vector<GhostMessage>& m, const std::vector<Wire<T>>& wires) {
                            cudaStream_t stream;
                            cuda_check(cudaStreamCreate(&stream), "cudaStreamCreate");
                            {
                              NcclMessages nccl(m);
                              NcclMessages sharing(m);  // alive at once: shares nccl's communicator
-                             sharing.post(send, recv, stream);
-                             nccl.post(send, recv, stream);
+                             sharing.post(wires, stream);
+                             nccl.post(wires, stream);
                              cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
                            }
                            cuda_check(cudaStreamDestroy(stream), "cudaStreamDestroy");
                          });
   if (mpi_gpu)
     ok = exchanged<T>(sizeof(T) == 4 ? "mpi-gpu, float" : "mpi-gpu, double",
-                      [](const std::vector<GhostMessage>& m, const T* send, T* recv) {
+                      [](const std::vector<GhostMessage>& m, const std::vector<Wire<T>>& wires) {
                         MpiMessages<T> mpi(m);
-                        mpi.post(send, recv);
+                        mpi.post(wires);
                         mpi.wait();
                       }) &&
          ok;

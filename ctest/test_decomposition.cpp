@@ -1,8 +1,10 @@
-// Cartesian decomposition: uneven splits, neighbours, rank-grid choice and its errors.
+// Cartesian decomposition: uneven splits, neighbours, rank-grid choice and its errors; which halo
+// messages go in place.
 #include <gtest/gtest.h>
 
 #include <set>
 
+#include "comm/exchange_plan.hpp"
 #include "wavefd/decomposition.hpp"
 
 namespace wavefd {
@@ -109,6 +111,53 @@ TEST(RankGrid, ImpossibleRequestsAreErrors) {
   EXPECT_THROW(choose_rank_grid(4, {64, 64, 64}, {3, 0, 0}, 4), Error);
   EXPECT_THROW(choose_rank_grid(4, {64, 64, 64}, {2, 2, 2}, 4), Error);
   EXPECT_THROW(choose_rank_grid(4, {64, 64, 64}, {-1, 0, 0}, 4), Error);
+}
+
+// The halo plan of `rank` in `ranks` for stencil s on a periodic 40 x 36 x 30 grid.
+comm::ExchangePlan plan_of(const Stencil& s, const Index3& ranks, int rank, bool in_place) {
+  const Decomposition d({40, 36, 30}, ranks, int(ranks[0] * ranks[1] * ranks[2]), true, s.radius);
+  HaloSpec h{.boundary = Boundary::periodic, .transport = Transport::mpi, .decomposition = d,
+             .sub = d.subdomain(rank), .offsets = s.offsets};
+  h.layout = make_layout(h.sub.local, s.radius, true, sizeof(float));
+  return comm::make_exchange_plan(h, in_place);
+}
+
+// A z split of a stencil that reads no edges sends whole planes from and into the field: R planes
+// with their ghost rows and columns, from the last interior ones into the ghost planes beyond.
+TEST(ExchangePlan, ZFacesAloneGoInPlaceAsWholePlanes) {
+  const Stencil star = make_star(4);
+  const comm::ExchangePlan p = plan_of(star, {1, 1, 3}, 1, true);
+  ASSERT_EQ(p.messages.size(), 2u);
+  EXPECT_EQ(p.send_count, 0);
+  EXPECT_EQ(p.recv_count, 0);
+  const Layout l = make_layout({40, 36, 10}, 4, true, sizeof(float));
+  for (const comm::GhostMessage& m : p.messages) {
+    EXPECT_TRUE(m.in_place);
+    EXPECT_EQ(m.length, 4 * l.sz);
+    const bool up = m.send.lo[2] > 0;
+    EXPECT_EQ(m.send_at, l.row_start(-4, up ? 10 - 4 : 0));
+    EXPECT_EQ(m.recv_at, l.row_start(-4, up ? 10 : -4));
+  }
+  EXPECT_EQ(comm::packed_boxes(p, true).count, 0);
+}
+
+// Packed where messages cross other axes (edges of a box stencil, x or y faces) or where the
+// transport cannot take the field (host-staged MPI of GPU builds).
+TEST(ExchangePlan, EdgesOtherFacesAndStagedTransportsArePacked) {
+  const Stencil star = make_star(4), box = make_box({2, 2, 2});
+  for (const comm::ExchangePlan& p : {plan_of(box, {1, 1, 2}, 0, true), plan_of(star, {1, 2, 1}, 0, true),
+                                      plan_of(star, {1, 2, 2}, 3, true), plan_of(star, {1, 1, 2}, 0, false)}) {
+    ASSERT_FALSE(p.messages.empty());
+    index_t total = 0;
+    for (const comm::GhostMessage& m : p.messages) {
+      EXPECT_FALSE(m.in_place);
+      EXPECT_EQ(m.length, m.send.size());
+      EXPECT_EQ(m.send_at, total);
+      total += m.length;
+    }
+    EXPECT_EQ(p.send_count, total);
+    EXPECT_EQ(comm::packed_boxes(p, true).total, total);
+  }
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // eq. 2). One step is
 //   without overlap: halo.start(u); halo.finish(u); variant.apply(interior); swap(u, u-)
 //   with overlap:    halo.start(u); variant.apply(core) on the compute instance;
-//                    halo.finish(u); variant.apply(the six shell boxes); swap(u, u-)
+//                    halo.finish(u); variant.apply(the six shell boxes) on the halo's instance,
+//                    beside the core; swap(u, u-)
 //   ghosts by the kernel (parallel.ghost_fill): the kernel stores each point also into its
 //                    periodic / rigid ghost images on the axes a rank spans alone; one rank then
 //                    needs no halo at all, several exchange only the faces between them

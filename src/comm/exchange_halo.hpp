@@ -1,11 +1,12 @@
 #pragma once
 // The part every exchanging transport shares: the plan, device buffers, one pack kernel, one
 // unpack kernel and the fills from the field itself (rigid walls, axes a rank spans alone), with
-// host timing of each phase. A transport supplies only how the packed buffers travel (transfer()
-// and complete()).
+// host timing of each phase. A transport supplies only how the messages' values travel (transfer()
+// and complete()), from the packed buffers or, in place, from and into the field itself.
 #include <Kokkos_Core.hpp>
 
 #include <memory>
+#include <vector>
 
 #include "comm/exchange_plan.hpp"
 
@@ -14,8 +15,10 @@ namespace wavefd::comm {
 template <class T>
 class ExchangeHalo : public Halo<T> {
  public:
-  explicit ExchangeHalo(const HaloSpec& spec)
-      : exec_(spec.exec), early_(spec.early.value_or(spec.exec)), plan_(make_exchange_plan(spec)), send_boxes_(packed_boxes(plan_, true)),
+  // `in_place`: the transport takes the field's own memory (ExchangePlan says when it is used).
+  ExchangeHalo(const HaloSpec& spec, bool in_place)
+      : exec_(spec.exec), early_(spec.early.value_or(spec.exec)), plan_(make_exchange_plan(spec, in_place)),
+        send_boxes_(packed_boxes(plan_, true)),
         recv_boxes_(packed_boxes(plan_, false)),
         send_(Kokkos::view_alloc("wavefd::halo_send", Kokkos::WithoutInitializing), plan_.send_count),
         recv_(Kokkos::view_alloc("wavefd::halo_recv", Kokkos::WithoutInitializing), plan_.recv_count) {}
@@ -24,7 +27,8 @@ class ExchangeHalo : public Halo<T> {
     Kokkos::Timer t;
     if (fill_early_) fill_ghosts(early_, f, plan_.walls, {ShellPart::early, plan_.late_axes});
     copy_boxes<T, true>(exec_, f, send_, send_boxes_);
-    transfer();
+    wire_up(plan_.messages, send_.data(), recv_.data(), f.data.data(), wires_);
+    transfer(wires_);
     this->times_.pack += t.seconds();
   }
   void finish(Field<T>& f) override {
@@ -41,26 +45,38 @@ class ExchangeHalo : public Halo<T> {
   std::array<bool, 3> late() const override { return late_of(plan_.late_axes); }
   void fill_early(bool on) override { fill_early_ = on; }
 
-  // One exchange of the buffers, before any step: NCCL connects a pair of ranks at their first
-  // message (about 1.2 s on two GPUs, which the seismic deck's 1000-step loop used to count).
+  // One exchange of zeros, as large as a step's, before any step: NCCL connects a pair of ranks at
+  // their first message (about 1.2 s on two GPUs, which the seismic deck's 1000-step loop used to
+  // count). Messages in place go through scratch buffers here, as there is no field yet.
   // Collective, like the construction.
   void connect() {
-    Kokkos::deep_copy(exec_, send_, T(0));
-    transfer();
+    std::vector<GhostMessage> packed = plan_.messages;
+    index_t total = 0;
+    for (GhostMessage& m : packed) m.in_place = false, m.send_at = m.recv_at = total, total += m.length;
+    const bool scratch = total > plan_.send_count;
+    Kokkos::View<T*> send = send_, recv = recv_;
+    if (scratch) send = Kokkos::View<T*>("wavefd::halo_connect_send", total), recv = Kokkos::View<T*>(
+                                                                                 "wavefd::halo_connect_recv", total);
+    else Kokkos::deep_copy(exec_, send_, T(0));
+    exec_.fence("wavefd::halo_connect_zeros");
+    wire_up(packed, send.data(), recv.data(), static_cast<T*>(nullptr), wires_);
+    transfer(wires_);
     complete();
     exec_.fence("wavefd::halo_connect");
   }
 
  protected:
-  // transfer(): the packed send_ buffer (enqueued on exec_) leaves; complete(): recv_ is filled for
-  // work enqueued on exec_ afterwards.
-  virtual void transfer() = 0;
+  // transfer(): each message's values leave from wires[i].send (packed ones enqueued on exec_ by
+  // the pack) for wires[i].recv; complete(): they have arrived, for work enqueued on exec_
+  // afterwards. The wires follow plan_.messages.
+  virtual void transfer(const std::vector<Wire<T>>& wires) = 0;
   virtual void complete() = 0;
 
   Kokkos::DefaultExecutionSpace exec_, early_;
   ExchangePlan plan_;
   PackedBoxes send_boxes_, recv_boxes_;
   Kokkos::View<T*> send_, recv_;
+  std::vector<Wire<T>> wires_;  // this exchange's, rebuilt in start() (the field alternates)
   // Host-driven transports fence so that the unpack time is measured; stream-ordered ones need not.
   bool fence_after_unpack_ = true;
   bool fill_early_ = true;

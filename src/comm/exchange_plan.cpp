@@ -15,7 +15,7 @@ bool reads_region(const std::vector<Offset>& offsets, const Index3& dir) {
   return false;
 }
 
-ExchangePlan make_exchange_plan(const HaloSpec& spec) {
+ExchangePlan make_exchange_plan(const HaloSpec& spec, bool in_place) {
   ExchangePlan plan;
   const Index3& n = spec.layout.n;
   const index_t h = spec.layout.halo;
@@ -65,9 +65,21 @@ ExchangePlan make_exchange_plan(const HaloSpec& spec) {
   std::sort(plan.messages.begin(), plan.messages.end(), [](const GhostMessage& x, const GhostMessage& y) {
     return x.peer != y.peer ? x.peer < y.peer : x.send_tag < y.send_tag;
   });
+  const auto crosses_z_alone = [](const GhostMessage& m) {
+    return m.send_tag == direction_id({0, 0, -1}) || m.send_tag == direction_id({0, 0, 1});
+  };
+  const Layout& l = spec.layout;
+  in_place = in_place && !plan.messages.empty() && h * l.sz < (index_t(1) << 31) &&  // counts are int in MPI
+             std::all_of(plan.messages.begin(), plan.messages.end(), crosses_z_alone);
   for (GhostMessage& m : plan.messages) {
-    m.send_at = plan.send_count, plan.send_count += m.send.size();
-    m.recv_at = plan.recv_count, plan.recv_count += m.recv.size();
+    m.in_place = in_place;
+    if (in_place) {  // planes [lo, lo + h) with their ghost rows and columns: from row_start(-h, lo)
+      m.send_at = l.row_start(-h, m.send.lo[2]), m.recv_at = l.row_start(-h, m.recv.lo[2]), m.length = h * l.sz;
+      continue;
+    }
+    m.length = m.send.size();  // = m.recv.size(): on each axis both are h or n wide
+    m.send_at = plan.send_count, plan.send_count += m.length;
+    m.recv_at = plan.recv_count, plan.recv_count += m.length;
   }
   return plan;
 }
@@ -75,6 +87,7 @@ ExchangePlan make_exchange_plan(const HaloSpec& spec) {
 PackedBoxes packed_boxes(const ExchangePlan& plan, bool send) {
   PackedBoxes p;
   for (const GhostMessage& m : plan.messages) {
+    if (m.in_place) continue;
     const Box& b = send ? m.send : m.recv;
     std::int32_t* s = &p.seg[7 * p.count++];
     for (int a = 0; a < 3; ++a) s[a] = std::int32_t(b.lo[a]), s[3 + a] = std::int32_t(b.extent(a));

@@ -1,5 +1,6 @@
-// `mpi-gpu`: the packed device buffers go straight to a GPU-aware MPI (no host staging). On host
-// builds the "device" buffers are host memory, so any MPI takes them.
+// `mpi-gpu`: the packed device buffers (or, in place, the field's planes) go straight to a
+// GPU-aware MPI (no host staging). On host builds the "device" buffers are host memory, so any MPI
+// takes them.
 #include "comm/exchange_halo.hpp"
 #include "comm/mpi_messages.hpp"
 
@@ -10,13 +11,13 @@ namespace {
 template <class T>
 class MpiGpuHalo final : public ExchangeHalo<T> {
  public:
-  explicit MpiGpuHalo(const HaloSpec& spec) : ExchangeHalo<T>(spec), messages_(this->plan_.messages) {}
+  explicit MpiGpuHalo(const HaloSpec& spec) : ExchangeHalo<T>(spec, true), messages_(this->plan_.messages) {}
   std::string name() const override { return "mpi-gpu"; }
 
  protected:
-  void transfer() override {
-    this->exec_.fence("wavefd::halo_pack");  // MPI reads the buffer outside any stream
-    messages_.post(this->send_.data(), this->recv_.data());
+  void transfer(const std::vector<Wire<T>>& wires) override {
+    this->exec_.fence("wavefd::halo_pack");  // MPI reads the buffers outside any stream
+    messages_.post(wires);
   }
   void complete() override { messages_.wait(); }
 

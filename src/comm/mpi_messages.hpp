@@ -59,18 +59,18 @@ class MpiMessages {
   explicit MpiMessages(const std::vector<GhostMessage>& messages)
       : messages_(&messages), requests_(2 * messages.size()) {}
 
-  // Receives first, so that eager sends find them posted.
-  void post(const T* send, T* recv) {
+  // wires[i] holds message i's buffers. Receives first, so that eager sends find them posted.
+  void post(const std::vector<Wire<T>>& wires) {
     const std::size_t m = messages_->size();
     for (std::size_t i = 0; i < m; ++i) {
       const GhostMessage& g = (*messages_)[i];
-      mpi_check(MPI_Irecv(recv + g.recv_at, int(g.recv.size()), mpi_type<T>(), g.peer, g.recv_tag, MPI_COMM_WORLD,
+      mpi_check(MPI_Irecv(wires[i].recv, int(wires[i].count), mpi_type<T>(), g.peer, g.recv_tag, MPI_COMM_WORLD,
                           &requests_[i]),
                 "MPI_Irecv");
     }
     for (std::size_t i = 0; i < m; ++i) {
       const GhostMessage& g = (*messages_)[i];
-      mpi_check(MPI_Isend(send + g.send_at, int(g.send.size()), mpi_type<T>(), g.peer, g.send_tag, MPI_COMM_WORLD,
+      mpi_check(MPI_Isend(wires[i].send, int(wires[i].count), mpi_type<T>(), g.peer, g.send_tag, MPI_COMM_WORLD,
                           &requests_[m + i]),
                 "MPI_Isend");
     }

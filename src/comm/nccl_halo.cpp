@@ -1,6 +1,7 @@
-// `nccl`: grouped ncclSend/ncclRecv of the packed device buffers on the halo's stream, stream-
-// ordered with the pack and unpack kernels (no host synchronisation). The NCCL calls themselves
-// are in nccl_messages.cpp; this file hands them the buffers and the stream.
+// `nccl`: grouped ncclSend/ncclRecv of the packed device buffers (or, in place, of the field's
+// planes) on the halo's stream, stream-ordered with the pack and unpack kernels (no host
+// synchronisation). The NCCL calls themselves are in nccl_messages.cpp; this file hands them the
+// buffers and the stream.
 #include "comm/exchange_halo.hpp"
 #include "comm/nccl_messages.hpp"
 #include "wavefd/parallel.hpp"
@@ -16,13 +17,13 @@ namespace {
 template <class T>
 class NcclHalo final : public ExchangeHalo<T> {
  public:
-  explicit NcclHalo(const HaloSpec& spec) : ExchangeHalo<T>(spec), nccl_(this->plan_.messages) {
+  explicit NcclHalo(const HaloSpec& spec) : ExchangeHalo<T>(spec, true), nccl_(this->plan_.messages) {
     this->fence_after_unpack_ = false;  // stream-ordered: the step fences the halo instance when it must
   }
   std::string name() const override { return "nccl"; }
 
  protected:
-  void transfer() override { nccl_.post(this->send_.data(), this->recv_.data(), this->exec_.cuda_stream()); }
+  void transfer(const std::vector<Wire<T>>& wires) override { nccl_.post(wires, this->exec_.cuda_stream()); }
   void complete() override {}
 
  private:

@@ -66,19 +66,17 @@ NcclMessages::NcclMessages(const std::vector<GhostMessage>& messages)
 NcclMessages::~NcclMessages() = default;
 
 template <class T>
-void NcclMessages::post(const T* send, T* recv, cudaStream_t stream) {
+void NcclMessages::post(const std::vector<Wire<T>>& wires, cudaStream_t stream) {
   const auto& m = *messages_;
   nccl_check(ncclGroupStart(), "ncclGroupStart");
   for (std::size_t i : recvs_)
-    nccl_check(ncclRecv(recv + m[i].recv_at, m[i].recv.size(), nccl_type<T>(), m[i].peer, comm_.get(), stream),
-               "ncclRecv");
+    nccl_check(ncclRecv(wires[i].recv, wires[i].count, nccl_type<T>(), m[i].peer, comm_.get(), stream), "ncclRecv");
   for (std::size_t i : sends_)
-    nccl_check(ncclSend(send + m[i].send_at, m[i].send.size(), nccl_type<T>(), m[i].peer, comm_.get(), stream),
-               "ncclSend");
+    nccl_check(ncclSend(wires[i].send, wires[i].count, nccl_type<T>(), m[i].peer, comm_.get(), stream), "ncclSend");
   nccl_check(ncclGroupEnd(), "ncclGroupEnd");
 }
 
-template void NcclMessages::post<float>(const float*, float*, cudaStream_t);
-template void NcclMessages::post<double>(const double*, double*, cudaStream_t);
+template void NcclMessages::post<float>(const std::vector<Wire<float>>&, cudaStream_t);
+template void NcclMessages::post<double>(const std::vector<Wire<double>>&, cudaStream_t);
 
 }  // namespace wavefd::comm

@@ -1,6 +1,6 @@
 #pragma once
 // The NCCL calls of the `nccl` transport: a communicator over MPI_COMM_WORLD and the grouped
-// ncclSend/ncclRecv of the packed device buffers on a CUDA stream. Plain C++ (no Kokkos): CI
+// ncclSend/ncclRecv of an exchange's device buffers on a CUDA stream. Plain C++ (no Kokkos): CI
 // compiles it with nvcc and links it with libnccl (scripts/check_gpu_transports.sh); nccl_halo.cpp
 // is the Kokkos side (buffers, stream, pack and unpack).
 #include <cuda_runtime.h>
@@ -27,11 +27,11 @@ class NcclMessages {
   NcclMessages(const NcclMessages&) = delete;
   NcclMessages& operator=(const NcclMessages&) = delete;
 
-  // Enqueues every receive and send of the exchange on `stream`, in one group. NCCL has no tags,
-  // so messages between a pair of ranks are matched by order: sends by their tag, receives by the
-  // tag of the matching send.
+  // Enqueues every receive and send of the exchange on `stream`, in one group; wires[i] holds
+  // message i's buffers. NCCL has no tags, so messages between a pair of ranks are matched by
+  // order: sends by their tag, receives by the tag of the matching send.
   template <class T>
-  void post(const T* send, T* recv, cudaStream_t stream);
+  void post(const std::vector<Wire<T>>& wires, cudaStream_t stream);
 
  private:
   const std::vector<GhostMessage>* messages_;

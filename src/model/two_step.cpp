@@ -177,8 +177,12 @@ void TwoStep<T>::step() {
     halo_->start(u_);  // the ghosts the core reads are filled on compute_, ahead of it
     if (!core_.empty()) variant_->apply(a, core_);
     halo_->finish(u_);
-    if (separate_instances_) halo_instance_->order(compute_, halo_exec_);  // the shell reads the late ghosts
+    // The shell goes on the halo's instance, after the late ghosts and beside the core: both read u
+    // and write disjoint points of u+ (and their ghost images), so the step ends with the later of
+    // the two, not with their sum. Work enqueued on compute_ afterwards waits for the shell.
+    a.exec = halo_exec_;
     for (const Box& b : shell_) variant_->apply(a, b);
+    if (separate_instances_) halo_instance_->order(compute_, halo_exec_);
   }
   std::swap(u_, u_prev_);
   ++steps_;

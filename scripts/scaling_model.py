@@ -14,8 +14,9 @@ the messages of one kind of link share it; different kinds run at once).
     check    the model against what scripts/scaling.py and `wavefd probe` measured: each point's
              measured step beside the one composed from its measured parts and the link measured by
              the probe (without --probe: the exchange measured alone). On GPUs an overlapped step
-             composes as max(core, exchange) + shell; on CPUs, where nothing runs beside the
-             update, as core + exchange + shell.
+             composes as max(core, exchange) + shell (the shell runs beside the core, after the
+             exchange, but shares the GPU's memory bandwidth with it, so its time adds); on CPUs,
+             where nothing runs beside the update, as core + exchange + shell.
 
     scripts/scaling_model.py project
     scripts/scaling_model.py check results/weak --probe probe-np1.json --probe probe-np2.json
@@ -280,7 +281,8 @@ def check(args):
                 transfer += 2 * face / links[kind][1]  # both faces of the axis
             model_halo = latency + transfer
         halo_used = model_halo if model_halo is not None else halo
-        # On a GPU the exchange runs on its own stream beside the core; on a CPU nothing runs beside
+        # On a GPU the exchange and then the shell run on their own stream beside the core; the shell
+        # needs the same memory bandwidth as the core, so its time adds. On a CPU nothing runs beside
         # the update, so the core, the exchange and the shell follow each other. Without overlap:
         # the exchange, then the whole update.
         backends = p.get("provenance", {}).get("kokkos", {}).get("backends", [])

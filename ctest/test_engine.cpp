@@ -13,11 +13,11 @@
 namespace wavefd {
 namespace {
 
-TEST(Layout, PaddedRowsStartOn128ByteLines) {
+TEST(Layout, PaddedRowsStartOnAlignedLines) {
   for (std::size_t bytes : {4u, 8u})
     for (int halo : {1, 3, 4, 8}) {
       const Layout l = make_layout({37, 11, 9}, halo, true, bytes);
-      const index_t align = 128 / index_t(bytes);
+      const index_t align = kRowAlignBytes / index_t(bytes);
       EXPECT_EQ(l.sy % align, 0);
       EXPECT_EQ(l.origin % align, 0) << "halo " << halo;
       EXPECT_GE(l.sy, 37 + 2 * halo);

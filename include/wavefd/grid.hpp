@@ -2,7 +2,7 @@
 // The local subdomain: interior points, a halo of width = stencil radius, and padded rows.
 //
 // Storage is one flat array per field with x fastest. Rows (x lines) are padded so that every
-// row's first interior point starts on a 128-byte boundary (when padding is on), which keeps
+// row's first interior point starts on a line (when padding is on: kRowAlignBytes), which keeps
 // coalesced/vector loads aligned for every y and z. Global offsets place the subdomain in the
 // global grid so that a decomposition over MPI ranks needs no redesign.
 #include <Kokkos_Core.hpp>
@@ -41,10 +41,13 @@ struct Layout {
   index_t interior_points() const { return n[0] * n[1] * n[2]; }
 };
 
-inline constexpr int kRowAlignBytes = 128;
-
 // Whether the default execution space runs on the host (no device backend): host builds.
 inline constexpr bool kHostBuild = std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
+
+// Row alignment: a 128-byte line on GPU builds (a warp's coalesced access), a 64-byte cache line on
+// host builds, where a wider one leaves padding lines between rows that the hardware prefetchers
+// stream in with the rows (256 floats: 20 lines per row fetched for 18 used at 128 bytes).
+inline constexpr int kRowAlignBytes = kHostBuild ? 64 : 128;
 
 // Throws Error when an extent is non-positive or smaller than the halo.
 Layout make_layout(const Index3& n, int halo, bool pad_rows, std::size_t elem_bytes);

@@ -9,7 +9,7 @@
 //                    periodic / rigid ghost images on the axes a rank spans alone; one rank then
 //                    needs no halo at all, several exchange only the faces between them
 // where the core is the interior less the layers next to the faces whose ghosts are still in
-// flight (R deep; along x a 128-byte line), updated while they travel. All orders give the same
+// flight (R deep; along x a row line, kRowAlignBytes), updated while they travel. All orders give the same
 // bits.
 #include <memory>
 #include <string>

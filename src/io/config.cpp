@@ -55,7 +55,7 @@ void add_run_options(CLI::App& run, RunConfig& c) {
       ->capture_default_str();
   run.add_option("--grid.boundary", c.boundary, "periodic | rigid (odd reflection, u = 0 on walls)")
       ->capture_default_str();
-  run.add_option("--grid.pad", c.pad, "Pad rows to 128 bytes (true | false)")->capture_default_str();
+  run.add_option("--grid.pad", c.pad, "Pad rows to whole lines: 128 bytes on GPU builds, 64 on CPU builds (true | false)")->capture_default_str();
   add_stencil_options(run, c.stencil, "stencil.");
   run.add_option("--scheme.courant", c.courant,
                  "Courant number lambda = cT/X, 0 < lambda <= stable limit (default 0.9 x limit)");

@@ -83,7 +83,7 @@ void split_core_shell(const Index3& n, const Index3& w, const std::array<bool, 3
 // The ghost images of one rank's layout: the boundary's rule on the faces of the axes the rank
 // grid leaves whole, none (keep) on the axes it splits, whose ghosts come by message. Periodic x
 // images are widened to whole 32-byte sectors where the row has room on both sides (x = 0 starts a
-// 128-byte line, so the row holds `lead` points before it).
+// line, so the row holds `lead` points before it).
 GhostImages ghost_images(const Layout& l, Boundary b, const Index3& rank_grid, std::size_t elem_bytes) {
   GhostImages g;
   g.active = true;
@@ -142,8 +142,8 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
              .exec = halo_exec_,
              .early = compute_};
   halo_ = make_halo<T>(h);
-  // Shell slabs are R deep, except along x: there a whole 128-byte line, so that no kernel works
-  // on rows a few values long (every variant reads and writes x in such lines).
+  // Shell slabs are R deep, except along x: there a whole line of a row (kRowAlignBytes), so that
+  // no kernel works on rows a few values long (every variant reads and writes x in such lines).
   const index_t line = index_t(kRowAlignBytes / sizeof(T));
   const Index3 width{(s.radius + line - 1) / line * line, s.radius, s.radius};
   split_core_shell(layout_.n, width, halo_->late(), core_, shell_);

@@ -150,7 +150,7 @@ std::vector<Stencil> verification_stencils(bool quick) {
 }
 
 std::vector<EigenmodeSpec> verification_specs() {
-  EigenmodeSpec padded;  // 20 x 17 x 13, rows padded to 128 bytes
+  EigenmodeSpec padded;  // 20 x 17 x 13, rows padded to whole lines
   EigenmodeSpec unpadded;
   unpadded.n = {13, 18, 16};
   unpadded.pad_rows = false;

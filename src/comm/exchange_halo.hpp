@@ -53,11 +53,13 @@ class ExchangeHalo : public Halo<T> {
     std::vector<GhostMessage> packed = plan_.messages;
     index_t total = 0;
     for (GhostMessage& m : packed) m.in_place = false, m.send_at = m.recv_at = total, total += m.length;
-    const bool scratch = total > plan_.send_count;
     Kokkos::View<T*> send = send_, recv = recv_;
-    if (scratch) send = Kokkos::View<T*>("wavefd::halo_connect_send", total), recv = Kokkos::View<T*>(
-                                                                                 "wavefd::halo_connect_recv", total);
-    else Kokkos::deep_copy(exec_, send_, T(0));
+    if (total > plan_.send_count) {  // messages in place: scratch of zeros, freed after
+      send = Kokkos::View<T*>("wavefd::halo_connect_send", total);
+      recv = Kokkos::View<T*>("wavefd::halo_connect_recv", total);
+    } else {
+      Kokkos::deep_copy(exec_, send_, T(0));
+    }
     exec_.fence("wavefd::halo_connect_zeros");
     wire_up(packed, send.data(), recv.data(), static_cast<T*>(nullptr), wires_);
     transfer(wires_);

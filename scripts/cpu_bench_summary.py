@@ -17,6 +17,7 @@ def main() -> int:
         return 2
     folder = sys.argv[1]
     step, kernel, roof, copies = defaultdict(list), defaultdict(list), defaultdict(list), []
+    best = defaultdict(list)  # case -> the best full step of each round
     for path in sorted(glob.glob(os.path.join(folder, "*-r*.json")), key=os.path.getmtime):
         name = os.path.basename(path)
         case = re.sub(r"-r\d+\.json$", "", name)
@@ -26,6 +27,9 @@ def main() -> int:
                 data["timing"]["gpts_per_s"])
             continue
         copies.append(data["copy_probe"]["gb_per_s"])
+        verified = [c for c in data["cases"] if c["verification"]["passed"]]
+        if verified:
+            best[case].append(max(c["full_step"]["gpts_per_s"] for c in verified))
         for c in data["cases"]:
             if not c["verification"]["passed"]:
                 continue
@@ -44,6 +48,10 @@ def main() -> int:
         r = roof.get(key)
         print(f"| {key[0]} | {key[1]} | {len(step[key])} | {spread(step[key])} | {spread(k) if k else '-'} | "
               f"{statistics.median(r):.1f} |" if r else f"| {key[0]} | {key[1]} | {len(step[key])} | {spread(step[key])} | - | - |")
+    print("\n| case | best variant's full step per round, Gpts/s | median |")
+    print("|---|---|---:|")
+    for case in sorted(best):
+        print(f"| {case} | {' / '.join(f'{v:.3f}' for v in best[case])} | {statistics.median(best[case]):.3f} |")
     if copies:
         print(f"\ncopy probe: median {statistics.median(copies):.1f} GB/s over {len(copies)} runs "
               f"({min(copies):.1f}..{max(copies):.1f}); consecutive runs differ by at most "

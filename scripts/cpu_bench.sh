@@ -4,9 +4,8 @@
 # times (default 5), the rounds interleaved so that a drift of the shared machine reaches every
 # case alike. Raw JSON per case and round goes to OUT (default bench/results/<host>/cpu-<commit>);
 # scripts/cpu_bench_summary.py prints the medians and spreads from it. CASES=star runs only the
-# star float cases with the two row variants and the quickstart (a round in about 1 minute instead
-# of 4, so that 5 rounds
-# more often fall within one of the shared machine's bandwidth states).
+# star float cases with the two row variants and the quickstart (a round in about 40 s instead of
+# 4 minutes, so that 5 rounds more often fall within one of the shared machine's bandwidth states).
 #   WAVEFD=build/openmp/wavefd ROUNDS=5 CASES=all scripts/cpu_bench.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -27,16 +27,17 @@ def main() -> int:
                 data["timing"]["gpts_per_s"])
             continue
         copies.append(data["copy_probe"]["gb_per_s"])
-        verified = [c for c in data["cases"] if c["verification"]["passed"]]
-        if verified:
-            best[case].append(max(c["full_step"]["gpts_per_s"] for c in verified))
+        this_round = []  # the verified variants' full steps
         for c in data["cases"]:
             if not c["verification"]["passed"]:
                 continue
             key = (case, c["variant"])
+            this_round.append(c["full_step"]["gpts_per_s"])
             step[key].append(c["full_step"]["gpts_per_s"])
             kernel[key].append(c["kernel"]["gpts_per_s"])
             roof[key].append(c["roof"]["full_step_percent"])
+        if this_round:
+            best[case].append(max(this_round))
 
     def spread(v):
         return f"{statistics.median(v):.3f} ({min(v):.3f}..{max(v):.3f})"

@@ -1,6 +1,8 @@
 // wavefd: high-order finite-difference wave stencils on Kokkos.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <memory>
 #include <new>
 #include <string>
@@ -11,22 +13,46 @@
 #include <mpi.h>
 #endif
 
+#include "app/cli_errors.hpp"
 #include "app/commands.hpp"
+#include "app/kokkos_flags.hpp"
 #include "wavefd/parallel.hpp"
+#include "wavefd/seismic_deck.hpp"
 
 namespace {
 
-// Kokkos' own flags (--kokkos-...) go to Kokkos, everything else to CLI11.
-void split_args(int argc, char** argv, std::vector<std::string>& ours, std::vector<std::string>& kokkos) {
+// Kokkos' own flags (--kokkos-...) go to Kokkos, everything else to CLI11; for each Kokkos flag
+// `next` keeps the word after it, for the message that asks for `--kokkos-num-threads=4`.
+void split_args(int argc, char** argv, std::vector<std::string>& ours, std::vector<std::string>& kokkos,
+                std::vector<std::string>& next) {
   kokkos.push_back(argv[0]);
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a.rfind("--kokkos-", 0) == 0) next.push_back(i + 1 < argc ? argv[i + 1] : "");
     (a.rfind("--kokkos-", 0) == 0 ? kokkos : ours).push_back(a);
   }
 }
 
+// `--key=` gives the empty value, as `--key ''` does (CLI11 would read no value at all).
+void split_empty_values(std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i)
+    if (args[i].size() > 3 && args[i].rfind("--", 0) == 0 && args[i].back() == '=')
+      args[i].pop_back(), args.insert(args.begin() + std::ptrdiff_t(i) + 1, "");
+}
+
+// A deck option's CLI11 file check, off: main() reads the decks (src/io/input_file.hpp: a pipe
+// too, one message for each reason a file cannot be read) before CLI11 would check them.
+void without_file_check(CLI::Option* deck) {
+  for (int i = 0; deck; ++i) try {
+      deck->get_validator(i)->active(false);
+    } catch (const CLI::OptionNotFound&) {
+      return;
+    }
+}
+
+// The one place errors are printed: one line, whatever bytes the input it echoes holds.
 int fail(const std::string& what, int code) {
-  std::fprintf(stderr, "wavefd: error: %s\n", what.c_str());
+  std::fprintf(stderr, "wavefd: error: %s\n", wavefd::app::printable(what).c_str());
   return code;
 }
 
@@ -72,11 +98,30 @@ void add_device_by_node_rank(std::vector<std::string>& kokkos_args) {
 #endif
 }
 
+// This rank's configuration as the ranks compare it (agree_on_settings): the command and its
+// options (option_settings), and a seismic deck's values after the overrides.
+wavefd::Settings settings_of(const CLI::App& app, const wavefd::app::SeismicCommand& seismic,
+                             const wavefd::app::TuneCommand& tune) {
+  for (const CLI::App* sub : app.get_subcommands()) {
+    wavefd::Settings s = wavefd::app::option_settings(*sub);
+    std::string deck;
+    if (sub == seismic.sub) deck = seismic.deck;
+    if (sub == tune.sub) deck = tune.seismic;
+    if (!deck.empty()) {
+      const auto values = wavefd::seismic_deck_settings(deck, sub == seismic.sub ? seismic.overrides : std::vector<std::string>{});
+      s.insert(s.end(), values.begin(), values.end());
+    }
+    return s;
+  }
+  return {{"command", ""}};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args, kokkos_args;
-  split_args(argc, argv, args, kokkos_args);
+  std::vector<std::string> args, kokkos_args, after_kokkos;
+  split_args(argc, argv, args, kokkos_args, after_kokkos);
+  split_empty_values(args);
 
   CLI::App app{"wavefd: two-step finite-difference wave stencils on Kokkos (" WAVEFD_VERSION ")",
                "wavefd"};
@@ -90,45 +135,75 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<VerifyCommand>(app));
   commands.push_back(std::make_unique<BenchCommand>(app));
   commands.push_back(std::make_unique<TuneCommand>(app));
+  auto* tune = static_cast<TuneCommand*>(commands.back().get());
   commands.push_back(std::make_unique<ProbeCommand>(app));
   commands.push_back(std::make_unique<StencilCommand>(app));
   commands.push_back(std::make_unique<InfoCommand>(app));
 
-  bool want_mpi = false;
+  without_file_check(seismic->sub->get_option_no_throw("deck"));
+  without_file_check(tune->sub->get_option_no_throw("--seismic"));
+
+  // Under a launcher every command starts MPI: ranks given different commands must still meet.
+  bool want_mpi = wavefd::launched_by_mpi();
   for (auto& cmd : commands) want_mpi = want_mpi || (!args.empty() && args[0] == cmd->sub->get_name() && cmd->needs_mpi());
   MpiSession mpi(want_mpi);
   const bool root = wavefd::world_rank() == 0;
 
+  // Every bad input is one line and exit code 2; --help and --version are answered after the
+  // ranks agree (a rank that answers alone would leave the others waiting).
   std::string parse_error;
-  int parse_code = 0;
+  std::exception_ptr answer;  // CLI11's --help or --version
+  wavefd::Settings settings;
+  std::vector<std::string> words = args;  // as checked: run's deck expanded
   try {
+    check_kokkos_flags(std::vector<std::string>(kokkos_args.begin() + 1, kokkos_args.end()), after_kokkos);
     // `run DECK.toml ...`: the deck's keys become options placed before the explicit ones.
-    if (args.size() >= 2 && args[0] == "run" && !args[1].empty() && args[1][0] != '-') {
+    std::size_t deck_end = 0;
+    if (args.size() >= 2 && args[0] == "run" && (args[1].empty() || args[1][0] != '-')) {
       auto* run = app.get_subcommand("run");
       std::vector<std::string> rest(args.begin() + 2, args.end());
       auto expanded = wavefd::expand_deck(*run, args[1], rest);
-      args.resize(1);
-      args.insert(args.end(), expanded.begin(), expanded.end());
+      words.resize(1);
+      words.insert(words.end(), expanded.begin(), expanded.end());
+      deck_end = words.size() - rest.size();
     }
     // `seismic DECK.toml ...`: the words after the deck override its keys (read with the deck).
-    if (args.size() >= 2 && args[0] == "seismic" && !args[1].empty() && args[1][0] != '-') {
+    const bool help = std::find(args.begin(), args.end(), "--help") != args.end() ||
+                      std::find(args.begin(), args.end(), "-h") != args.end();
+    if (args.size() >= 2 && args[0] == "seismic" && (args[1].empty() || args[1][0] != '-') && !help) {
       seismic->overrides.assign(args.begin() + 2, args.end());
-      args.resize(2);
+      check_given_once(seismic->overrides);
+      words.resize(2);
     }
-    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 wants them reversed
+    check_words(app, words, deck_end);
+    std::vector<std::string> reversed(words.rbegin(), words.rend());  // CLI11 wants them reversed
     app.parse(reversed);
+    settings = settings_of(app, *seismic, *tune);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return root ? app.exit(e) : 0;  // --help, --version
-    parse_error = e.what(), parse_code = e.get_exit_code();
+    if (e.get_exit_code() == 0) {
+      answer = std::current_exception();
+      std::string line;
+      for (const std::string& w : args) line += (line.empty() ? "" : " ") + w;
+      settings = {{"command", line}};
+    }
+    else parse_error = explain(e, app, words);
   } catch (const wavefd::Error& e) {
-    parse_error = e.what(), parse_code = 2;
+    parse_error = e.what();
   }
   try {
     wavefd::agree([&] {
       if (!parse_error.empty()) throw wavefd::Error(parse_error);
     });
+    wavefd::agree_on_settings(settings);
   } catch (const wavefd::AgreedError& e) {
-    return root ? fail(e.what(), parse_code ? parse_code : 2) : (parse_code ? parse_code : 2);
+    return root ? fail(e.what(), 2) : 2;
+  }
+  if (answer) {
+    try {
+      std::rethrow_exception(answer);
+    } catch (const CLI::ParseError& e) {
+      return root ? app.exit(e) : 0;
+    }
   }
 
   for (auto& cmd : commands) {

@@ -1,7 +1,7 @@
 #pragma once
 // Typed configuration for the subcommands. Every option is a CLI11 option; a deck (TOML) is read
-// through CLI11's config parser and its keys become the same options, so `--grid.n 64 64 64` on
-// the command line overrides `n = [...]` under `[grid]` in the deck. Unknown deck keys are errors.
+// with toml++, as seismic decks are, and its keys become the same options, so `--grid.n 64 64 64`
+// on the command line overrides `n = [...]` under `[grid]` in the deck. Unknown deck keys are errors.
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,7 +57,9 @@ struct RunConfig {
 void add_run_options(CLI::App& run, RunConfig& c);
 
 // Turns `run DECK.toml [flags]` into the equivalent flags: deck keys first, so that explicit flags
-// (later on the line) win. Throws Error for an unreadable deck or a key `run` does not know.
+// (later on the line) win; the deck path stays the first word. The deck is read once (a pipe
+// works). Throws Error for an unreadable deck, a syntax error (file and line) or a key `run` does
+// not know.
 std::vector<std::string> expand_deck(const CLI::App& run, const std::string& deck,
                                      const std::vector<std::string>& rest);
 

@@ -49,7 +49,10 @@ inline constexpr bool kHostBuild = std::is_same_v<Kokkos::DefaultExecutionSpace:
 // stream in with the rows (256 floats: 20 lines per row fetched for 18 used at 128 bytes).
 inline constexpr int kRowAlignBytes = kHostBuild ? 64 : 128;
 
-// Throws Error when an extent is non-positive or smaller than the halo.
+// The largest extent of a grid along one axis.
+inline constexpr index_t kMaxExtent = index_t(1) << 31;
+
+// Throws Error when an extent is outside 1..kMaxExtent or smaller than the halo.
 Layout make_layout(const Index3& n, int halo, bool pad_rows, std::size_t elem_bytes);
 
 // One field (u^n or u^{n-1}) on the device.

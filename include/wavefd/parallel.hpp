@@ -3,6 +3,7 @@
 // size, agreement on errors, reductions, and what the MPI library and NCCL offer.
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "wavefd/halo.hpp"
@@ -23,6 +24,21 @@ class AgreedError : public Error {
 // the message of the lowest failing rank (prefixed with "rank r: " when that is not every rank).
 // Collective: every rank must call it.
 void agree(const std::function<void()>& check);
+
+// One rank's resolved configuration: (key, value) pairs in an order every rank shares, e.g.
+// {"command", "run"}, {"scheme.steps", "20"}.
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+// Compares every rank's settings with rank 0's (a 64-bit digest, reduced; the lists themselves
+// only when the digests differ). On a difference every rank throws AgreedError naming the first
+// key that differs on the lowest such rank: "the ranks disagree: scheme.steps = 20 on rank 0, 30
+// on rank 2 (and 1 other rank); accepted: the same configuration on every rank". Collective:
+// every rank calls it right after parsing, whatever it parsed.
+void agree_on_settings(const Settings& mine);
+
+// Whether an MPI launcher started this process (its environment says so): then every command
+// initialises MPI, so that ranks started with different commands still meet in agree_on_settings.
+bool launched_by_mpi();
 
 double max_over_ranks(double v);
 double min_over_ranks(double v);

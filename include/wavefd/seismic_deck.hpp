@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "wavefd/seismic_model.hpp"
@@ -84,9 +85,26 @@ struct SeismicDeck {
 };
 
 // Reads `path` and applies `overrides` ("--grid.n", "64", "64", "64", "--scheme.steps", "10", ...;
-// a flag's values run to the next "--"). Throws Error: a syntax error as "<path>:<line>: <what>",
-// an unknown key, a value of the wrong type or out of range naming the key and the range.
+// a flag's values run to the next "--", or follow "=" in it). Throws Error: a syntax error as
+// "deck <path>:<line>: <what>", an unknown key, a value of the wrong type or out of range naming
+// the key and the range. The file is read once per process (a pipe works; src/io/input_file.hpp).
 SeismicDeck read_seismic_deck(const std::string& path, const std::vector<std::string>& overrides);
+
+// The deck's values after `overrides` as (key, value) text, "grid.n" = "[64, 64, 64]", every
+// value in full and in a fixed order: what the ranks of one run compare. Throws as above.
+std::vector<std::pair<std::string, std::string>> seismic_deck_settings(const std::string& path,
+                                                                      const std::vector<std::string>& overrides);
+
+// Any TOML deck (`wavefd run`'s, include/wavefd/config.hpp) as the words its values take on the
+// command line: {"grid.n", {"64", "64", "64"}}, booleans as true/false, strings as they are. Read
+// with toml++ here because this library is plain C++ (nvcc cannot parse toml++). Throws Error for
+// a syntax error ("deck <path>:<line>: <what>") and for a value no flag can take (a date, a table
+// inside an array, an array of arrays), naming its key and line.
+struct DeckWords {
+  std::string key;
+  std::vector<std::string> words;
+};
+std::vector<DeckWords> read_deck_words(const std::string& path);
 
 // The velocity model the deck names (a file model opens its header only).
 std::shared_ptr<const VelocityModel> make_velocity(const SeismicDeck& d);

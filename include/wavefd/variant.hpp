@@ -181,5 +181,8 @@ const Variant& select_variant(const std::string& name, const Stencil& s, Precisi
 // variable coefficient; nullptr if none does.
 const Variant* preferred_variant(const Stencil& s, Precision p, bool coefficient);
 std::vector<std::string> variant_names();
+// Throws Error naming `key` unless every comma-separated name of `list` is a registered variant or
+// one of `also` (all, auto, ...).
+void check_variant_list(const std::string& list, const std::string& key, const std::vector<std::string>& also);
 
 }  // namespace wavefd

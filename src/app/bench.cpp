@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <limits>
 
+#include "app/cli_errors.hpp"
 #include "app/commands.hpp"
 #include "bench/derivative.hpp"
 #include "bench/host_roofline.hpp"
 #include "bench/variant_timing.hpp"
 #include "io/rank_spread.hpp"
 #include "io/summary.hpp"
+#include "wavefd/memory_budget.hpp"
 #include "wavefd/measure.hpp"
 #include "wavefd/parallel.hpp"
 #include "wavefd/provenance.hpp"
@@ -239,7 +241,13 @@ int BenchCommand::execute() {
     if (warmup < 0) throw Error("--warmup = " + std::to_string(warmup) + " must be >= 0");
     if (!sweep.empty() && sweep != "hamilton") throw Error("--sweep = '" + sweep + "' is unknown; accepted: hamilton");
     for (const auto& p : precisions) parse_precision(p);
-    if (root && !json.empty()) check_writable(json, "--json");
+    check_variant_list(variant, "--variant", {"all", "auto"});
+    if (root) {  // --json writable, and not the custom stencil file
+      PathPlan paths;
+      paths.input("--file", stencil.family == "custom" ? stencil.file : "");
+      paths.output("--json", json);
+      paths.check();
+    }
     if (!op.empty()) {
       if (ranks > 1)
         throw Error("--op runs on one rank; got " + std::to_string(ranks) + " ranks; accepted: wavefd bench --op without mpirun");
@@ -259,6 +267,15 @@ int BenchCommand::execute() {
   });
   agree([&] {  // collective, so only once every rank got this far
     if (par.transport == Transport::nccl) check_one_rank_per_device("--transport = 'nccl'");
+    // The largest case's fields, or the copy probe's two arrays of a double field.
+    const Index3 local = op.empty() ? largest_subdomain(grid, par.rank_grid) : grid;
+    int halo = 0;
+    for (const Stencil& st : stencils) halo = std::max(halo, st.radius);
+    check_grid_extents(grid, halo, "--n");
+    const double points = double(local[0]) * double(local[1]) * double(local[2]);
+    check_memory(std::max(two_step_bytes(local, halo, true, 8), 16.0 * points),
+                 "--n = " + to_string(grid) + " over " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"),
+                 "two double fields of " + to_string(local) + " points, or the copy probe's two arrays of that size");
   });
   const std::string transport_name(to_string(par.transport));
   nlohmann::json out;
@@ -267,7 +284,7 @@ int BenchCommand::execute() {
   out["kokkos"] = execution_json();
   if (!op.empty()) {
     const int rc = derivative_bench(*this, out);
-    if (!json.empty()) write_json_file(json, out, "--json");
+    if (!json.empty()) write_json_file(json, out, "--json");  // one rank (--op refuses more)
     return rc;
   }
 
@@ -342,10 +359,11 @@ int BenchCommand::execute() {
   }
   int failures = 0;
   for (const BenchCase& c : cases) failures += bench_case(*this, c, par, roof, out) ? 0 : 1;
-  if (root && !json.empty()) {
+  agree([&] {  // a failed write stops every rank alike
+    if (!root || json.empty()) return;
     write_json_file(json, out, "--json");
-    std::printf("results written to %s\n", json.c_str());
-  }
+    std::printf("results written to %s\n", printable(json).c_str());
+  });
   return failures == 0 ? 0 : 1;
 }
 

@@ -23,6 +23,7 @@
 #include <mpi.h>
 #endif
 
+#include "app/cli_errors.hpp"
 #include "app/commands.hpp"
 #include "bench/time_in_step.hpp"
 #include "io/summary.hpp"
@@ -283,7 +284,7 @@ int ProbeCommand::execute() {
     setup.sub = setup.split.subdomain(world_rank());
     local = largest_subdomain(grid, par.rank_grid);
     chosen = chosen_transports(transports, split.gpu_aware);
-    if (root && !json.empty()) check_writable(json, "--json");
+    if (root && !json.empty()) check_output_path(json, "--json");
   });
   if (std::find(chosen.begin(), chosen.end(), Transport::nccl) != chosen.end()) {
     // NCCL refuses two ranks on one GPU: asked for by name that is an error, within "all" a skip.
@@ -357,10 +358,11 @@ int ProbeCommand::execute() {
     out["transports"].push_back({{"transport", std::string(to_string(t))}, {"pairs", pairs},
                                  {"summary", summarize_links(pairs)}});
   }
-  if (root && !json.empty()) {
+  agree([&] {  // a failed write stops every rank alike
+    if (!root || json.empty()) return;
     write_json_file(json, out, "--json");
-    std::printf("results written to %s\n", json.c_str());
-  }
+    std::printf("results written to %s\n", printable(json).c_str());
+  });
   return 0;
 }
 

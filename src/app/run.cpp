@@ -6,11 +6,14 @@
 #include <cstdio>
 #include <limits>
 
+#include "app/cli_errors.hpp"
 #include "app/commands.hpp"
 #include "io/progress.hpp"
 #include "io/summary.hpp"
 #include "io/tuning.hpp"
 #include "wavefd/measure.hpp"
+#include "wavefd/memory_budget.hpp"
+#include "wavefd/output_file.hpp"
 #include "wavefd/parallel.hpp"
 #include "wavefd/provenance.hpp"
 #include "wavefd/two_step.hpp"
@@ -178,6 +181,7 @@ int RunCommand::execute() {
   KernelChoice kernel;
   bool by_kernel = false;      // the kernel writes the ghosts of the own axes (parallel.ghost_fill resolved)
   bool all_by_kernel = false;  // ... and those are all of them (one rank)
+  Index3 local{};              // this rank's subdomain
   agree([&] {
     s = build_stencil(c.stencil);
     precision = parse_precision(c.precision);
@@ -188,7 +192,8 @@ int RunCommand::execute() {
     spec.pad_rows = c.pad;
     spec.courant = c.courant.value_or(0.9 * s.max_courant);
     check_courant(s, spec.courant);
-    (void)make_layout(global, s.radius, c.pad, 4);  // extents vs halo
+    check_grid_extents(global, s.radius, "grid.n");  // counts that fit, before anything is counted
+    (void)make_layout(global, s.radius, c.pad, 4);     // extents vs halo
     if (c.steps < 1) throw Error("scheme.steps = " + std::to_string(c.steps) + " must be >= 1");
     if (c.init != "pulse" && c.init != "mode")
       throw Error("scheme.init = '" + c.init + "' is unknown; accepted: pulse, mode");
@@ -209,8 +214,16 @@ int RunCommand::execute() {
     spec.parallel.transport = choose_transport(c.transport, ranks, c.gpu_aware);
     spec.parallel.overlap = resolve_overlap(c.overlap, spec.parallel.transport, ranks, "parallel.overlap");
     spec.parallel.ghost_fill = parse_ghost_fill(c.ghost_fill);
-    if (root && !c.summary.empty()) check_writable(c.summary, "output.summary");
     kernel = choose_kernel(c, s, precision, split.subdomain(0).local);  // tuned per subdomain (rank 0's: the largest)
+    if (root) {  // the summary: writable, and none of the files read
+      PathPlan paths;
+      paths.input("deck", c.deck);
+      paths.input("stencil.file", c.stencil.family == "custom" ? c.stencil.file : "");
+      paths.input("scheme.tuning", c.variant == "auto" ? (c.tuning.empty() ? default_tuning_file() : c.tuning) : "");
+      paths.output("output.summary", c.summary);
+      paths.check();
+    }
+    local = split.subdomain(rank).local;
     by_kernel = ghosts_by_kernel(spec.parallel.ghost_fill, spec.parallel, spec.boundary, *kernel.variant);
     // One rank whose kernel writes the ghosts leaves nothing in flight.
     all_by_kernel = by_kernel && spec.parallel.transport == Transport::local;
@@ -218,6 +231,10 @@ int RunCommand::execute() {
   });
   agree([&] {  // collective, so only once every rank got this far
     if (spec.parallel.transport == Transport::nccl) check_one_rank_per_device("parallel.transport = 'nccl'");
+    check_memory(two_step_bytes(local, s.radius, c.pad, precision == Precision::f32 ? 4 : 8),
+                 "grid.n = " + to_string(Index3{c.n[0], c.n[1], c.n[2]}) + " over " + std::to_string(ranks) +
+                     (ranks == 1 ? " rank" : " ranks"),
+                 "two " + c.precision + " fields of " + to_string(local) + " points with halos");
   });
   Progress progress(root ? Progress::parse(c.progress) : Progress::Mode::none, c.steps,
                     double(c.n[0]) * double(c.n[1]) * double(c.n[2]), c.status_interval);
@@ -254,51 +271,50 @@ int RunCommand::execute() {
                                     {"halo_pack_s", over_ranks(r.halo.pack)},
                                     {"halo_wait_s", over_ranks(r.halo.wait)},
                                     {"halo_unpack_s", over_ranks(r.halo.unpack)}};
-  if (!root) {
-    if (!finite) throw AgreedError("");
-    return 0;
-  }
-  std::printf("wavefd run: %.3f s, CTPN %.4f ns, %.3f Gpts/s, %.1f GB/s effective (%g bytes/point), "
-              "max|u| %.6g%s\n",
-              seconds, ctpn_ns, gpts, gbs, bytes_per_point, r.max_abs, finite ? "" : " (NOT FINITE)");
-  if (r.mode_error >= 0) std::printf("wavefd run: max error against the exact eigenmode %.3e\n", r.mode_error);
-  if (ranks > 1 || spec.parallel.transport != Transport::local)
-    std::printf("wavefd run: halo per rank (min/mean/max s): pack %.3g/%.3g/%.3g, wait %.3g/%.3g/%.3g, "
-                "unpack %.3g/%.3g/%.3g\n",
-                breakdown["halo_pack_s"]["min"].get<double>(), breakdown["halo_pack_s"]["mean"].get<double>(),
-                breakdown["halo_pack_s"]["max"].get<double>(), breakdown["halo_wait_s"]["min"].get<double>(),
-                breakdown["halo_wait_s"]["mean"].get<double>(), breakdown["halo_wait_s"]["max"].get<double>(),
-                breakdown["halo_unpack_s"]["min"].get<double>(), breakdown["halo_unpack_s"]["mean"].get<double>(),
-                breakdown["halo_unpack_s"]["max"].get<double>());
+  agree([&] {  // rank 0 reports and writes; a failed write stops every rank alike
+    if (!root) return;
+    std::printf("wavefd run: %.3f s, CTPN %.4f ns, %.3f Gpts/s, %.1f GB/s effective (%g bytes/point), "
+                "max|u| %.6g%s\n",
+                seconds, ctpn_ns, gpts, gbs, bytes_per_point, r.max_abs, finite ? "" : " (NOT FINITE)");
+    if (r.mode_error >= 0) std::printf("wavefd run: max error against the exact eigenmode %.3e\n", r.mode_error);
+    if (ranks > 1 || spec.parallel.transport != Transport::local)
+      std::printf("wavefd run: halo per rank (min/mean/max s): pack %.3g/%.3g/%.3g, wait %.3g/%.3g/%.3g, "
+                  "unpack %.3g/%.3g/%.3g\n",
+                  breakdown["halo_pack_s"]["min"].get<double>(), breakdown["halo_pack_s"]["mean"].get<double>(),
+                  breakdown["halo_pack_s"]["max"].get<double>(), breakdown["halo_wait_s"]["min"].get<double>(),
+                  breakdown["halo_wait_s"]["mean"].get<double>(), breakdown["halo_wait_s"]["max"].get<double>(),
+                  breakdown["halo_unpack_s"]["min"].get<double>(), breakdown["halo_unpack_s"]["mean"].get<double>(),
+                  breakdown["halo_unpack_s"]["max"].get<double>());
 
-  if (!c.summary.empty()) {
-    nlohmann::json j;
-    j["wavefd_version"] = WAVEFD_VERSION;
-    j["deck"] = c.deck;
-    j["config"] = {{"grid", {{"n", c.n}, {"boundary", c.boundary}, {"pad", c.pad}}},
-                   {"stencil", {{"family", c.stencil.family}, {"name", s.name}, {"K", s.size()},
-                                {"radius", s.radius}, {"max_courant", s.max_courant}}},
-                   {"scheme", {{"courant", spec.courant}, {"precision", c.precision},
-                               {"variant", kernel.variant->name()}, {"variant_source", kernel.variant_source},
-                               {"tile", to_string(kernel.tile)}, {"tile_source", kernel.tile_source},
-                               {"steps", c.steps}, {"init", c.init}, {"amplitude", c.amplitude}}},
-                   {"parallel", {{"ranks", spec.parallel.rank_grid}, {"transport", dist.transport},
-                                 {"overlap", spec.parallel.overlap},
-                                 {"ghost_fill", by_kernel ? "kernel" : "separate"}, {"gpu_aware", mpi_gpu_aware()},
-                                 {"nccl", nccl_version()}}}};
-    j["provenance"] = provenance_json(dist);
-    j["kokkos"] = execution_json();
-    j["ranks"] = ranks;
-    j["timing"] = {{"seconds", seconds}, {"steps", r.steps}, {"ctpn_ns", ctpn_ns}, {"gpts_per_s", gpts},
-                   {"effective_gb_per_s", gbs}, {"bytes_per_point", bytes_per_point},
-                   {"per_rank", breakdown}};
-    j["result"] = {{"max_abs_u", finite ? r.max_abs : -1.0}, {"finite", finite}, {"steps_done", r.steps}};
-    if (r.mode_error >= 0) j["result"]["max_error_vs_exact_mode"] = r.mode_error;
-    write_json_file(c.summary, j, "output.summary");
-    std::printf("wavefd run: summary written to %s\n", c.summary.c_str());
-  }
+    if (!c.summary.empty()) {
+      nlohmann::json j;
+      j["wavefd_version"] = WAVEFD_VERSION;
+      j["deck"] = c.deck;
+      j["config"] = {{"grid", {{"n", c.n}, {"boundary", c.boundary}, {"pad", c.pad}}},
+                     {"stencil", {{"family", c.stencil.family}, {"name", s.name}, {"K", s.size()},
+                                  {"radius", s.radius}, {"max_courant", s.max_courant}}},
+                     {"scheme", {{"courant", spec.courant}, {"precision", c.precision},
+                                 {"variant", kernel.variant->name()}, {"variant_source", kernel.variant_source},
+                                 {"tile", to_string(kernel.tile)}, {"tile_source", kernel.tile_source},
+                                 {"steps", c.steps}, {"init", c.init}, {"amplitude", c.amplitude}}},
+                     {"parallel", {{"ranks", spec.parallel.rank_grid}, {"transport", dist.transport},
+                                   {"overlap", spec.parallel.overlap},
+                                   {"ghost_fill", by_kernel ? "kernel" : "separate"}, {"gpu_aware", mpi_gpu_aware()},
+                                   {"nccl", nccl_version()}}}};
+      j["provenance"] = provenance_json(dist);
+      j["kokkos"] = execution_json();
+      j["ranks"] = ranks;
+      j["timing"] = {{"seconds", seconds}, {"steps", r.steps}, {"ctpn_ns", ctpn_ns}, {"gpts_per_s", gpts},
+                     {"effective_gb_per_s", gbs}, {"bytes_per_point", bytes_per_point},
+                     {"per_rank", breakdown}};
+      j["result"] = {{"max_abs_u", finite ? r.max_abs : -1.0}, {"finite", finite}, {"steps_done", r.steps}};
+      if (r.mode_error >= 0) j["result"]["max_error_vs_exact_mode"] = r.mode_error;
+      write_json_file(c.summary, j, "output.summary");
+      std::printf("wavefd run: summary written to %s\n", printable(c.summary).c_str());
+    }
+  });
   if (!finite)
-    throw AgreedError("the solution is not finite (NaN or Inf) after " + std::to_string(r.steps) +
+    throw AgreedError(!root ? "" : "the solution is not finite (NaN or Inf) after " + std::to_string(r.steps) +
                       " steps (checked every output.check_interval = " + std::to_string(c.check_interval) + ")");
   return 0;
 }

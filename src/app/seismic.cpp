@@ -6,11 +6,14 @@
 #include <cstdio>
 #include <limits>
 
+#include "app/cli_errors.hpp"
 #include "app/commands.hpp"
 #include "app/seismic_tuning.hpp"
 #include "io/progress.hpp"
 #include "io/summary.hpp"
 #include "wavefd/measure.hpp"
+#include "wavefd/memory_budget.hpp"
+#include "wavefd/output_file.hpp"
 #include "wavefd/parallel.hpp"
 #include "wavefd/provenance.hpp"
 #include "wavefd/raw_file.hpp"
@@ -73,6 +76,7 @@ struct SliceOutput {
   long every = 0;
   int normal = 1;
   index_t index = 0;
+  RunOutputs* written = nullptr;  // rank 0: removed unless the run finishes
 
   std::string path(long step) const {
     char tail[32];
@@ -96,7 +100,7 @@ struct SliceOutput {
         for (index_t j = 0; j < nb; ++j)
           for (index_t i = 0; i < na; ++i) s.values[std::size_t((a0 + i) + s.n[0] * (b0 + j))] = float(all[q++]);
       }
-      write_raw_slice(path(step), s, "output.slices");
+      write_raw_slice(written ? written->staged(path(step), "output.slices") : path(step), s, "output.slices");
     });
   }
 };
@@ -230,6 +234,19 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
   return r;
 }
 
+// What a rank allocates at least: u, u-, the speeds and the PML's fields (about one more field)
+// with their halos, the halo's buffers, and on host builds the speeds the model fills (doubles)
+// before they are copied. A lower bound (pairs of steps add two fields): a run refused here cannot fit.
+double seismic_bytes(const Index3& local, int radius, std::size_t bytes) {
+  const Layout l = make_layout(local, radius, true, bytes);
+  const double points = double(local[0]) * double(local[1]) * double(local[2]);
+  const double faces = double(local[1]) * double(local[2]) + double(local[0]) * double(local[2]) +
+                       double(local[0]) * double(local[1]);
+  const double device = (4.0 * double(l.alloc) + 8.0 * radius * faces) * double(bytes);
+  const double host = 8.0 * points;
+  return kHostBuild ? device + host : device;
+}
+
 }  // namespace
 
 int SeismicCommand::execute() {
@@ -243,12 +260,21 @@ int SeismicCommand::execute() {
   std::vector<double> speeds;
   Subdomain sub;
   agree([&] {
+    check_grid_extents(d.n, d.M, "grid.n");
     const Index3 requested{d.ranks[0], d.ranks[1], d.ranks[2]};
     par.rank_grid = choose_rank_grid(ranks, d.n, requested, d.M);
     par.rank = rank;
     const Decomposition split(d.n, par.rank_grid, ranks, false, d.M);
     sub = split.subdomain(rank);
     par.transport = choose_transport(d.transport, ranks, d.gpu_aware);
+  });
+  agree([&] {  // collective: every rank got this far
+    check_memory(seismic_bytes(sub.local, d.M, d.precision == "double" ? 8 : 4),
+                 "grid.n = " + to_string(d.n) + " over " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"),
+                 "u, u-, the speeds and the PML's fields of " + to_string(sub.local) +
+                     " points");
+  });
+  agree([&] {
     velocity = make_velocity(d);
     speeds = velocity->fill(sub.box(), d.spacing);
   });
@@ -278,14 +304,20 @@ int SeismicCommand::execute() {
     if (run.inner) run.inner->check_tile(run.tile, "scheme.tile");
     run.layer_tile = parse_tile(d.layer_tile, "scheme.layer_tile");
     run.layer = layer_variant(d.layer_variant, run.inner, m.stencil, precision);
-    if (root && !d.summary.empty()) check_writable(d.summary, "output.summary");
-    if (root && !d.traces.empty()) check_output_path(d.traces, "receivers.file");
     traces_as = trace_format(d.trace_format, m, !d.traces.empty() && !m.receivers.positions.empty());
     if (!d.slices.empty()) {
       slices.prefix = d.slices, slices.every = d.slice_every;
       slices.normal = d.slice_axis == "x" ? 0 : d.slice_axis == "y" ? 1 : 2;
       slices.index = d.slice_position ? index_t(std::llround(*d.slice_position / m.h)) : (m.n[slices.normal] - 1) / 2;
-      if (root) check_output_path(slices.path(0), "output.slices");
+    }
+    if (root) {  // outputs writable, distinct, and none of the files read
+      PathPlan paths;
+      paths.input("deck", d.path);
+      paths.input("velocity.file", d.velocity_model == "file" || d.velocity_model == "segy" ? d.velocity_file : "");
+      paths.output("output.summary", d.summary);
+      if (!m.receivers.positions.empty()) paths.output("receivers.file", d.traces, true);
+      paths.output_series("output.slices", d.slices, ".bin", slices.prefix.empty() ? "" : slices.path(0));
+      paths.check();
     }
   });
   agree([&] {
@@ -314,6 +346,8 @@ int SeismicCommand::execute() {
   }
   Progress progress(root ? Progress::parse(d.progress) : Progress::Mode::none, m.steps, points, d.status_interval);
   progress.set_time_step(m.dt);
+  RunOutputs written;  // slices and traces: removed unless the run finishes
+  if (root) slices.written = &written;
   const SeismicOutcome r = precision == Precision::f32
                                ? run_model<float>(m, run, speeds, d.check_interval, slices, progress)
                                : run_model<double>(m, run, speeds, d.check_interval, slices, progress);
@@ -323,64 +357,64 @@ int SeismicCommand::execute() {
   const nlohmann::json times = {{"inner_s", over_ranks(r.times.inner)},     {"layer_s", over_ranks(r.times.layer)},
                                 {"halo_s", over_ranks(r.times.halo)},       {"sources_s", over_ranks(r.times.sources)},
                                 {"receivers_s", over_ranks(r.times.receivers)}};
-  if (!root) {
-    if (!r.finite) throw AgreedError("");
-    return 0;
-  }
-  std::printf("wavefd seismic: %.3f s for %ld steps, %.3f Gpts/s, %.1f GB/s effective (%g bytes/point); "
-              "min u %.6g, max u %.6g%s\n",
-              seconds, r.steps, updates / seconds / 1e9, updates / seconds / 1e9 * bytes_per_point, bytes_per_point,
-              r.min_u, r.max_u, r.finite ? "" : " (NOT FINITE)");
-  // Unified work's box, three-domain work's core: by the inner variant's PML branch or the layer kernel.
-  const std::string branch_kernel = r.branch_by_inner ? inner_name + " with its PML branch" : "the layer kernel";
-  if (run.work == SeismicWork::unified) std::printf("wavefd seismic: unified work by %s\n", branch_kernel.c_str());
-  if (run.work == SeismicWork::three_domain)
-    std::printf("wavefd seismic: three-domain work: the core by %s, the x slabs by the layer kernel\n",
-                branch_kernel.c_str());
-  const bool fused = r.pairs && run.inner->fuses_pairs(m.stencil, precision);
-  const std::string pair_kernel = !r.pairs ? "off" : fused ? "on, fused by " + inner_name : "on, by two passes of " + inner_name;
-  if (r.pairs) std::printf("wavefd seismic: pairs of steps %s\n", pair_kernel.c_str());
-  std::printf("wavefd seismic: per step (timed pass, rank 0): inner %.4g s, layer %.4g s, halo %.4g s; "
-              "memory %.2f bytes per point (%.1f%% of the points in the layer)\n",
-              r.times.inner, r.times.layer, r.times.halo, r.bytes / points, 100 * r.layer_points / points);
-  if (!d.traces.empty() && !r.traces.empty() && r.finite) {
-    Traces t;
-    t.interval = m.dt * double(m.receivers.every);
-    for (const auto& p : m.receivers.positions) t.positions.push_back({p[0] * m.h, p[1] * m.h, p[2] * m.h});
-    for (const auto& s : m.sources) t.sources.push_back({s.position[0] * m.h, s.position[1] * m.h, s.position[2] * m.h});
-    for (const auto& trace : r.traces)
-      for (double s : trace) t.samples.push_back(float(s));
-    write_traces(d.traces, traces_as, t, d, m, *velocity);
-    std::printf("wavefd seismic: traces written to %s as %s (%zu receivers x %ld samples)%s\n", d.traces.c_str(),
-                traces_as.segy ? "SEG-Y" : "raw float32", r.traces.size(), m.samples(), traces_as.note.c_str());
-  }
-  if (!d.summary.empty()) {
-    nlohmann::json j;
-    j["wavefd_version"] = WAVEFD_VERSION;
-    j["deck"] = d.path;
-    j["model"] = {{"n", m.n}, {"spacing", m.h}, {"dt", m.dt}, {"steps", m.steps}, {"stencil", m.stencil.name},
-                  {"precision", d.precision}, {"velocity", velocity->describe()}, {"vmin", vmin}, {"vmax", vmax},
-                  {"absorbing", to_string(m.absorbing)}, {"width", m.width}, {"peak", m.peak},
-                  {"profile", m.profile == PmlProfile::minimod ? "minimod" : "symmetric"},
-                  {"outer", to_string(m.outer)}, {"source_term", d.source_term}, {"sources", m.sources.size()},
-                  {"receivers", m.receivers.positions.size()}, {"every", m.receivers.every}};
-    j["work"] = {{"decomposition", to_string(run.work)}, {"inner_variant", inner_name},
-                 {"tile", to_string(run.tile)}, {"layer_tile", to_string(run.layer_tile)}, {"layer_kernel", layer_name}, {"pairs", pair_kernel}};
-    if (run.work == SeismicWork::unified) j["work"]["unified_kernel"] = branch_kernel;
-    if (run.work == SeismicWork::three_domain) j["work"]["core_kernel"] = branch_kernel;
-    j["parallel"] = {{"ranks", par.rank_grid}, {"transport", to_string(par.transport)}};
-    j["provenance"] = provenance_json(Distribution{par.rank_grid, std::string(to_string(par.transport))});
-    j["kokkos"] = execution_json();
-    j["timing"] = {{"seconds", seconds}, {"steps", r.steps}, {"gpts_per_s", updates / seconds / 1e9},
-                   {"effective_gb_per_s", updates / seconds / 1e9 * bytes_per_point},
-                   {"bytes_per_point_moved", bytes_per_point}, {"per_step_timed", times}};
-    j["memory"] = {{"bytes", r.bytes}, {"bytes_per_point", r.bytes / points}, {"layer_points", r.layer_points}};
-    j["result"] = {{"min_u", r.min_u}, {"max_u", r.max_u}, {"finite", r.finite}, {"steps_done", r.steps}};
-    write_json_file(d.summary, j, "output.summary");
-    std::printf("wavefd seismic: summary written to %s\n", d.summary.c_str());
-  }
-  if (!r.finite)
-    throw AgreedError("the solution is not finite (NaN or Inf) after " + std::to_string(r.steps) + " steps");
+  agree([&] {  // rank 0 reports and writes; a failed write stops every rank alike
+    if (!root) return;
+    std::printf("wavefd seismic: %.3f s for %ld steps, %.3f Gpts/s, %.1f GB/s effective (%g bytes/point); "
+                "min u %.6g, max u %.6g%s\n",
+                seconds, r.steps, updates / seconds / 1e9, updates / seconds / 1e9 * bytes_per_point, bytes_per_point,
+                r.min_u, r.max_u, r.finite ? "" : " (NOT FINITE)");
+    // Unified work's box, three-domain work's core: by the inner variant's PML branch or the layer kernel.
+    const std::string branch_kernel = r.branch_by_inner ? inner_name + " with its PML branch" : "the layer kernel";
+    if (run.work == SeismicWork::unified) std::printf("wavefd seismic: unified work by %s\n", branch_kernel.c_str());
+    if (run.work == SeismicWork::three_domain)
+      std::printf("wavefd seismic: three-domain work: the core by %s, the x slabs by the layer kernel\n",
+                  branch_kernel.c_str());
+    const bool fused = r.pairs && run.inner->fuses_pairs(m.stencil, precision);
+    const std::string pair_kernel = !r.pairs ? "off" : fused ? "on, fused by " + inner_name : "on, by two passes of " + inner_name;
+    if (r.pairs) std::printf("wavefd seismic: pairs of steps %s\n", pair_kernel.c_str());
+    std::printf("wavefd seismic: per step (timed pass, rank 0): inner %.4g s, layer %.4g s, halo %.4g s; "
+                "memory %.2f bytes per point (%.1f%% of the points in the layer)\n",
+                r.times.inner, r.times.layer, r.times.halo, r.bytes / points, 100 * r.layer_points / points);
+    if (!d.traces.empty() && !r.traces.empty() && r.finite) {
+      Traces t;
+      t.interval = m.dt * double(m.receivers.every);
+      for (const auto& p : m.receivers.positions) t.positions.push_back({p[0] * m.h, p[1] * m.h, p[2] * m.h});
+      for (const auto& s : m.sources) t.sources.push_back({s.position[0] * m.h, s.position[1] * m.h, s.position[2] * m.h});
+      for (const auto& trace : r.traces)
+        for (double s : trace) t.samples.push_back(float(s));
+      write_traces(written.staged(d.traces, "receivers.file"), traces_as, t, d, m, *velocity);
+      std::printf("wavefd seismic: traces written to %s as %s (%zu receivers x %ld samples)%s\n", printable(d.traces).c_str(),
+                  traces_as.segy ? "SEG-Y" : "raw float32", r.traces.size(), m.samples(), traces_as.note.c_str());
+    }
+    if (!d.summary.empty()) {
+      nlohmann::json j;
+      j["wavefd_version"] = WAVEFD_VERSION;
+      j["deck"] = d.path;
+      j["model"] = {{"n", m.n}, {"spacing", m.h}, {"dt", m.dt}, {"steps", m.steps}, {"stencil", m.stencil.name},
+                    {"precision", d.precision}, {"velocity", velocity->describe()}, {"vmin", vmin}, {"vmax", vmax},
+                    {"absorbing", to_string(m.absorbing)}, {"width", m.width}, {"peak", m.peak},
+                    {"profile", m.profile == PmlProfile::minimod ? "minimod" : "symmetric"},
+                    {"outer", to_string(m.outer)}, {"source_term", d.source_term}, {"sources", m.sources.size()},
+                    {"receivers", m.receivers.positions.size()}, {"every", m.receivers.every}};
+      j["work"] = {{"decomposition", to_string(run.work)}, {"inner_variant", inner_name},
+                   {"tile", to_string(run.tile)}, {"layer_tile", to_string(run.layer_tile)}, {"layer_kernel", layer_name}, {"pairs", pair_kernel}};
+      if (run.work == SeismicWork::unified) j["work"]["unified_kernel"] = branch_kernel;
+      if (run.work == SeismicWork::three_domain) j["work"]["core_kernel"] = branch_kernel;
+      j["parallel"] = {{"ranks", par.rank_grid}, {"transport", to_string(par.transport)}};
+      j["provenance"] = provenance_json(Distribution{par.rank_grid, std::string(to_string(par.transport))});
+      j["kokkos"] = execution_json();
+      j["timing"] = {{"seconds", seconds}, {"steps", r.steps}, {"gpts_per_s", updates / seconds / 1e9},
+                     {"effective_gb_per_s", updates / seconds / 1e9 * bytes_per_point},
+                     {"bytes_per_point_moved", bytes_per_point}, {"per_step_timed", times}};
+      j["memory"] = {{"bytes", r.bytes}, {"bytes_per_point", r.bytes / points}, {"layer_points", r.layer_points}};
+      j["result"] = {{"min_u", r.min_u}, {"max_u", r.max_u}, {"finite", r.finite}, {"steps_done", r.steps}};
+      write_json_file(d.summary, j, "output.summary");
+      std::printf("wavefd seismic: summary written to %s\n", printable(d.summary).c_str());
+    }
+  });
+  if (!r.finite)  // its slices go (written's destructor); the summary says what happened
+    throw AgreedError(!root ? "" : "the solution is not finite (NaN or Inf) after " + std::to_string(r.steps) + " steps");
+  agree([&] { written.keep(); });  // the slices and traces take their names
   return 0;
 }
 

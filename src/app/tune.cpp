@@ -5,12 +5,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
 #include <optional>
 
+#include "app/cli_errors.hpp"
 #include "app/commands.hpp"
 #include "bench/variant_timing.hpp"
 #include "io/summary.hpp"
+#include "wavefd/memory_budget.hpp"
 #include "io/tuning.hpp"
 #include "wavefd/parallel.hpp"
 #include "wavefd/provenance.hpp"
@@ -71,6 +72,7 @@ int TuneCommand::execute() {
     if (n.size() != 3) throw Error("--n needs 3 values nx ny nz");
     if (steps < 1 || reps < 1 || warmup < 0) throw Error("--steps and --reps must be >= 1, --warmup >= 0");
     s = build_stencil(stencil);
+    check_variant_list(variant, "--variant", {"all"});
     grid = {n[0], n[1], n[2]};
     par = split.resolve(grid, s.radius, true, transport, overlap);
     local = largest_subdomain(grid, par.rank_grid);
@@ -84,14 +86,17 @@ int TuneCommand::execute() {
     }
     if (root) {  // the file must be a tuning file (or absent) and writable where it will be
       (void)lookup_tuning(file, tuning_key(s, Precision::f32, local), "--tuning-file");
-      const auto dir = std::filesystem::path(file).parent_path();
-      std::error_code ignored;
-      if (!dir.empty()) std::filesystem::create_directories(dir, ignored);
-      check_writable(file, "--tuning-file");
+      if (tuning_file.empty()) make_cache_directory(file);  // the default cache's own directory
+      check_output_path(file, "--tuning-file");
     }
   });
   agree([&] {
     if (par.transport == Transport::nccl) check_one_rank_per_device("--transport = 'nccl'");
+    check_grid_extents(grid, s.radius, "--n");
+    const double points = double(local[0]) * double(local[1]) * double(local[2]);
+    check_memory(std::max(two_step_bytes(local, s.radius, true, 8), 16.0 * points),
+                 "--n = " + to_string(grid) + " over " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"),
+                 "two double fields of " + to_string(local) + " points with halos");
   });
   const Distribution dist{par.rank_grid, std::string(to_string(par.transport))};
   const double points = double(grid[0]) * double(grid[1]) * double(grid[2]);
@@ -129,16 +134,19 @@ int TuneCommand::execute() {
       if (!best || ctpn < best_ctpn) best = TunedKernel{name, c.tile}, best_ctpn = ctpn;
     }
     if (!best) throw AgreedError("tune: no verified variant supports " + s.name + " in " + pname);
-    if (!root) continue;
-    char date[32];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    store_tuning(file, key, *best,
-                 {{"ctpn_ns", best_ctpn}, {"grid", n}, {"subdomain", local}, {"ranks", ranks},
-                  {"rank_grid", par.rank_grid}, {"transport", dist.transport}, {"overlap", par.overlap},
-                  {"measured", measured}, {"date", date}, {"provenance", provenance_json(dist)}});
-    std::printf("  -> %s, tile %s (recorded in %s)\n", best->variant.c_str(), to_string(best->tile).c_str(),
-                file.c_str());
+    const nlohmann::json provenance = provenance_json(dist);  // collective
+    agree([&] {  // a failed write stops every rank alike
+      if (!root) return;
+      char date[32];
+      const std::time_t now = std::time(nullptr);
+      std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+      store_tuning(file, key, *best,
+                   {{"ctpn_ns", best_ctpn}, {"grid", n}, {"subdomain", local}, {"ranks", ranks},
+                    {"rank_grid", par.rank_grid}, {"transport", dist.transport}, {"overlap", par.overlap},
+                    {"measured", measured}, {"date", date}, {"provenance", provenance}});
+      std::printf("  -> %s, tile %s (recorded in %s)\n", best->variant.c_str(), to_string(best->tile).c_str(),
+                  printable(file).c_str());
+    });
   }
   return 0;
 }

@@ -15,9 +15,11 @@
 #include <limits>
 #include <optional>
 
+#include "app/cli_errors.hpp"
 #include "app/commands.hpp"
 #include "app/seismic_tuning.hpp"
 #include "bench/variant_timing.hpp"
+#include "wavefd/output_file.hpp"
 #include "wavefd/parallel.hpp"
 #include "wavefd/provenance.hpp"
 #include "wavefd/seismic_deck.hpp"
@@ -133,7 +135,7 @@ void tune_precision(const SeismicModel& m, const std::vector<double>& speeds, co
   store_tuning(file, key, *best,
                {{"inner_s_per_step", best_seconds}, {"grid", m.n}, {"measured", measured}, {"date", date},
                 {"provenance", provenance_json(Distribution{{1, 1, 1}, "local"})}});
-  std::printf("  -> %s, tile %s (recorded in %s)\n", best->variant.c_str(), to_string(best->tile).c_str(), file.c_str());
+  std::printf("  -> %s, tile %s (recorded in %s)\n", best->variant.c_str(), to_string(best->tile).c_str(), printable(file).c_str());
 }
 
 }  // namespace
@@ -146,7 +148,16 @@ int TuneCommand::tune_seismic() {
   const std::vector<double> speeds = velocity->fill(Box{{0, 0, 0}, d.n}, d.spacing);
   const double vmax = *std::max_element(speeds.begin(), speeds.end());
   const SeismicModel m = make_seismic_model(d, velocity, vmax);
+  check_variant_list(variant, "--variant", {"all", "layer"});
+  if (m.sources.empty())
+    throw Error("--seismic = '" + seismic + "' has no [[source]]; accepted: a deck with a source (each kernel is "
+                "verified on the wave it sends)");
   const std::string file = tuning_file.empty() ? default_tuning_file() : tuning_file;
+  if (tuning_file.empty()) make_cache_directory(file);
+  PathPlan paths;  // writable, and not the deck
+  paths.input("--seismic", seismic);
+  paths.output("--tuning-file", file);
+  paths.check();
   const TileSelection selection(tiles, "--tiles");
   // The deck's precision unless --precision names others.
   const std::vector<std::string> tuned = sub->count("--precision") > 0 ? precisions : std::vector<std::string>{d.precision};

@@ -5,6 +5,10 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <optional>
 #include <vector>
 #ifdef WAVEFD_HAVE_MPI
 #include <mpi.h>
@@ -83,6 +87,112 @@ void agree(const std::function<void()>& check) {
   }
 #endif
   if (failed) throw AgreedError(message);
+}
+
+#ifdef WAVEFD_HAVE_MPI
+namespace {
+
+// FNV-1a over every key and value, each closed by a separator byte no text holds.
+std::uint64_t digest(const Settings& settings) {
+  std::uint64_t h = 14695981039346656037ull;
+  auto add = [&](const std::string& text, unsigned char end) {
+    for (const unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ end) * 1099511628211ull;
+  };
+  for (const auto& [key, value] : settings) add(key, 0x1f), add(value, 0x1e);
+  return h;
+}
+
+// The first key whose value differs between rank 0's settings and these (nullopt: not given).
+struct Difference {
+  std::string key;
+  std::optional<std::string> root, mine;
+};
+
+std::optional<Difference> first_difference(const Settings& root, const Settings& mine) {
+  if (root == mine) return std::nullopt;
+  const std::map<std::string, std::string> by_key_root(root.begin(), root.end()), by_key_mine(mine.begin(), mine.end());
+  for (const auto& [key, value] : root)
+    if (const auto it = by_key_mine.find(key); it == by_key_mine.end() || it->second != value)
+      return Difference{key, value, it == by_key_mine.end() ? std::nullopt : std::optional(it->second)};
+  for (const auto& [key, value] : mine)
+    if (!by_key_root.count(key)) return Difference{key, std::nullopt, value};
+  return std::nullopt;
+}
+
+std::string shown_value(const std::optional<std::string>& v) {
+  if (!v) return "(not given)";
+  return v->size() > 60 ? v->substr(0, 57) + "..." : *v;
+}
+
+// `text` of rank `from` on every rank.
+std::string broadcast(std::string text, int from) {
+  unsigned long long len = text.size();
+  MPI_Bcast(&len, 1, MPI_UNSIGNED_LONG_LONG, from, MPI_COMM_WORLD);
+  text.resize(std::size_t(len));
+  MPI_Bcast(text.data(), int(len), MPI_CHAR, from, MPI_COMM_WORLD);
+  return text;
+}
+
+// Settings as one string and back: key NUL value NUL ...
+std::string joined_settings(const Settings& settings) {
+  std::string text;
+  for (const auto& [key, value] : settings) text += key + '\0' + value + '\0';
+  return text;
+}
+
+Settings split_settings(const std::string& text) {
+  Settings settings;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t key_end = text.find('\0', at), value_end = text.find('\0', key_end + 1);
+    settings.emplace_back(text.substr(at, key_end - at), text.substr(key_end + 1, value_end - key_end - 1));
+    at = value_end + 1;
+  }
+  return settings;
+}
+
+}  // namespace
+#endif
+
+void agree_on_settings(const Settings& mine) {
+#ifdef WAVEFD_HAVE_MPI
+  if (!mpi_on() || world_size() == 1) return;
+  const int size = world_size(), rank = world_rank();
+  const std::uint64_t h = digest(mine);
+  std::uint64_t lowest = h, highest = h;
+  MPI_Allreduce(&h, &lowest, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&h, &highest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  if (lowest == highest) return;
+  // Only now the lists: rank 0's to every rank, which finds its own first difference.
+  const Settings root = split_settings(broadcast(rank == 0 ? joined_settings(mine) : "", 0));
+  const std::optional<Difference> diff = first_difference(root, mine);
+  int mine_first = diff ? rank : size, first = size, one = diff ? 1 : 0, count = 0;
+  MPI_Allreduce(&mine_first, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&one, &count, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (first == size) return;
+  // The lowest differing rank's key and value (a leading 1 when it gives one) to every rank.
+  std::string theirs = rank == first ? diff->key + '\0' + (diff->mine ? "1" + *diff->mine : "0") : "";
+  theirs = broadcast(theirs, first);
+  const std::string key = theirs.substr(0, theirs.find('\0'));
+  const std::string given = theirs.substr(key.size() + 1);
+  const std::optional<std::string> value = given[0] == '1' ? std::optional(given.substr(1)) : std::nullopt;
+  std::optional<std::string> at_root;
+  for (const auto& [k, v] : root)
+    if (k == key) at_root = v;
+  std::string others;
+  if (count > 1) others = " (and " + std::to_string(count - 1) + " other rank" + (count > 2 ? "s" : "") + ")";
+  throw AgreedError("the ranks disagree: " + key + " = " + shown_value(at_root) + " on rank 0, " + shown_value(value) +
+                    " on rank " + std::to_string(first) + others + "; accepted: the same configuration on every rank");
+#else
+  (void)mine;
+#endif
+}
+
+bool launched_by_mpi() {
+  // Open MPI, PMIx (Open MPI 5, Slurm with PMIx), PMI-1/2 (MPICH, Intel MPI, Slurm), Cray PALS.
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "PALS_RANKID"})
+    if (std::getenv(name)) return true;
+  return false;
 }
 
 #ifdef WAVEFD_HAVE_MPI

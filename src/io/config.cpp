@@ -1,8 +1,9 @@
 #include "wavefd/config.hpp"
 
-#include <fstream>
 #include <set>
 #include <sstream>
+
+#include "wavefd/seismic_deck.hpp"
 
 namespace wavefd {
 
@@ -48,8 +49,8 @@ bool name_in_list(const std::string& list, const std::string& name) {
 }
 
 void add_run_options(CLI::App& run, RunConfig& c) {
-  run.add_option("deck", c.deck, "Input deck (TOML); its keys are the options below without '--'")
-      ->check(CLI::ExistingFile);
+  // No CLI11 file check: main() has read the deck (a pipe too) before the options are parsed.
+  run.add_option("deck", c.deck, "Input deck (TOML); its keys are the options below without '--'");
   run.add_option("--grid.n", c.n, "Global interior points nx ny nz (each >= the stencil radius)")
       ->expected(3)
       ->capture_default_str();
@@ -108,14 +109,7 @@ void add_run_options(CLI::App& run, RunConfig& c) {
 
 std::vector<std::string> expand_deck(const CLI::App& run, const std::string& deck,
                                      const std::vector<std::string>& rest) {
-  std::ifstream probe(deck);
-  if (!probe) throw Error("deck '" + deck + "' cannot be read");
-  std::vector<CLI::ConfigItem> items;
-  try {
-    items = CLI::ConfigTOML().from_file(deck);
-  } catch (const std::exception& e) {
-    throw Error("deck '" + deck + "': " + e.what());
-  }
+  const std::vector<DeckWords> values = read_deck_words(deck);
   // Keys given on the command line win: their deck values are dropped, so a flag never merges
   // with the deck's values (`--grid.n 16 16` stays an error rather than borrowing a third value).
   std::set<std::string> explicit_keys;
@@ -123,17 +117,17 @@ std::vector<std::string> expand_deck(const CLI::App& run, const std::string& dec
     if (a.rfind("--", 0) == 0) explicit_keys.insert(a.substr(2, a.find('=') - 2));
   std::vector<std::string> args{deck};
   std::string unknown;
-  for (const auto& item : items) {
-    if (item.name == "++" || item.name == "--") continue;  // section markers
-    const std::string key = item.fullname();
-    const CLI::Option* opt = run.get_option_no_throw("--" + key);
-    if (opt == nullptr || key == "help") {
-      unknown += (unknown.empty() ? "" : ", ") + key;
+  for (const DeckWords& v : values) {
+    const CLI::Option* opt = run.get_option_no_throw("--" + v.key);
+    if (opt == nullptr || v.key == "help") {
+      unknown += (unknown.empty() ? "" : ", ") + v.key;
       continue;
     }
-    if (explicit_keys.count(key)) continue;
-    args.push_back("--" + key);
-    for (const auto& v : item.inputs) args.push_back(v);
+    if (explicit_keys.count(v.key)) continue;
+    // One value as --key=value, so that a string starting with '-' stays a value (CLI11 reads
+    // `--key=` as no value: '' is a word of its own).
+    if (v.words.size() == 1 && !v.words[0].empty()) args.push_back("--" + v.key + "=" + v.words[0]);
+    else args.push_back("--" + v.key), args.insert(args.end(), v.words.begin(), v.words.end());
   }
   if (!unknown.empty())
     throw Error("deck '" + deck + "': unknown key(s) " + unknown + "; see `wavefd run --help`");

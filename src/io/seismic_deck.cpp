@@ -10,16 +10,18 @@
 #include <toml++/toml.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <set>
+#include <sstream>
 #include <type_traits>
 #include <utility>
 #include <variant>
 
+#include "input_file.hpp"
 #include "wavefd/pml_profile.hpp"
 #include "wavefd/point_spread.hpp"
 #include "wavefd/segy.hpp"
@@ -554,10 +556,12 @@ void apply_override(toml::table& root, const std::vector<std::string>& parts, co
 void apply_overrides(toml::table& root, const std::vector<std::string>& overrides) {
   std::set<std::string> overridden;
   for (std::size_t i = 0; i < overrides.size();) {
-    const std::string& flag = overrides[i];
+    std::string flag = overrides[i];
     if (flag.rfind("--", 0) != 0 || flag.size() == 2)
       throw Error("override '" + flag + "' is not a flag; accepted: --section.key value...");
     std::vector<std::string> words;
+    if (const auto eq = flag.find('='); eq != std::string::npos)  // --section.key=value
+      words.push_back(flag.substr(eq + 1)), flag.resize(eq);
     for (++i; i < overrides.size() && overrides[i].rfind("--", 0) != 0; ++i) words.push_back(overrides[i]);
     const std::vector<std::string> parts = override_path(flag);
     if (words.empty()) throw Error(flag + " needs a value");
@@ -624,22 +628,102 @@ int layer_width(const SeismicDeck& d, const SeismicModel& m, double vmax) {
   return pml_width(vmax, fmax, m.h, d.wavelengths);
 }
 
+// --- the deck as text ------------------------------------------------------------------------------
+
+// The deck's table: read once (read_input), parsed from memory, so a pipe works.
+toml::table parse_deck(const std::string& path) {
+  const std::string& text = read_input(path, "deck '" + path + "'");
+  try {
+    return toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    throw Error("deck " + path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()) +
+                "; accepted: TOML (toml.io)");
+  }
+}
+
+// Every value of `table` under its full key ("grid.n", "source[0].position"): tables and arrays of
+// tables are entered, every other node is a value.
+void for_each_value(const toml::table& table, const std::string& where,
+                    const std::function<void(const std::string&, const toml::node&)>& visit) {
+  for (auto&& [name, node] : table) {
+    const std::string key = child_path(where, name.str());
+    const toml::array* a = node.as_array();
+    if (const toml::table* t = node.as_table()) for_each_value(*t, key, visit);
+    else if (a && !a->empty() && a->is_array_of_tables())
+      for (std::size_t i = 0; i < a->size(); ++i) for_each_value(*a->get(i)->as_table(), key + "[" + std::to_string(i) + "]", visit);
+    else visit(key, node);
+  }
+}
+
+// A number as the shortest text that reads back to it exactly.
+std::string exact(double x) {
+  char buf[64];
+  const auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;
+  return std::string(buf, end);
+}
+
+// A scalar as a command-line word (a string as it is); nullopt for dates, times, arrays, tables.
+std::optional<std::string> word(const toml::node& v) {
+  if (const auto* s = v.as_string()) return s->get();
+  if (const auto* i = v.as_integer()) return std::to_string(i->get());
+  if (const auto* f = v.as_floating_point()) return exact(f->get());
+  if (const auto* b = v.as_boolean()) return b->get() ? "true" : "false";
+  return std::nullopt;
+}
+
+// A value in full, as the ranks compare it: 64, 0.5, 'half', [16, 16], [[0, 0, 0], [1, 1, 1]].
+std::string full_text(const toml::node& v) {
+  if (const auto* a = v.as_array()) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < a->size(); ++i) s += (i ? ", " : "") + full_text(*a->get(i));
+    return s + "]";
+  }
+  if (v.is_string()) return "'" + *word(v) + "'";
+  if (const auto w = word(v)) return *w;
+  std::ostringstream os;  // dates and times as TOML writes them
+  if (const auto* d = v.as_date()) os << *d;
+  else if (const auto* t = v.as_time()) os << *t;
+  else if (const auto* dt = v.as_date_time()) os << *dt;
+  else if (const auto* t = v.as_table()) os << *t;
+  return os.str();
+}
+
 }  // namespace
 
 SeismicDeck read_seismic_deck(const std::string& path, const std::vector<std::string>& overrides) {
-  if (!std::ifstream(path)) throw Error("deck '" + path + "' cannot be read");
-  toml::table root;
-  try {
-    root = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    throw Error(path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
-  }
+  toml::table root = parse_deck(path);
   apply_overrides(root, overrides);
   Reading r;
   r.deck.path = path;
   read_table(root, "", "", schema(), r);
   check_whole_deck(r.deck);
   return std::move(r.deck);
+}
+
+std::vector<std::pair<std::string, std::string>> seismic_deck_settings(const std::string& path,
+                                                                      const std::vector<std::string>& overrides) {
+  toml::table root = parse_deck(path);
+  apply_overrides(root, overrides);
+  std::vector<std::pair<std::string, std::string>> settings;
+  for_each_value(root, "", [&](const std::string& key, const toml::node& v) { settings.emplace_back(key, full_text(v)); });
+  return settings;
+}
+
+std::vector<DeckWords> read_deck_words(const std::string& path) {
+  const toml::table root = parse_deck(path);
+  std::vector<DeckWords> values;
+  for_each_value(root, "", [&](const std::string& key, const toml::node& v) {
+    DeckWords& out = values.emplace_back(DeckWords{key, {}});
+    const toml::array* a = v.as_array();
+    for (std::size_t i = 0; a ? i < a->size() : i == 0; ++i) {
+      const auto w = word(a ? *a->get(i) : v);
+      if (!w)
+        throw Error("deck " + path + ":" + std::to_string(v.source().begin.line) + ": " + key + " = " + full_text(v) +
+                    " cannot be given as a flag; accepted: a number, a string, true or false, or an array of them");
+      out.words.push_back(*w);
+    }
+  });
+  return values;
 }
 
 std::shared_ptr<const VelocityModel> make_velocity(const SeismicDeck& d) {
@@ -675,9 +759,17 @@ SeismicModel make_seismic_model(const SeismicDeck& d, std::shared_ptr<const Velo
   if (d.cfl && d.dt) throw Error("scheme.cfl and scheme.dt are exclusive: give one");
   m.dt = d.dt ? check_time_step(m.stencil, m.h, vmax, *d.dt).dt
               : seismic_time_step(m.stencil, m.h, vmax, d.cfl.value_or(kDefaultCfl)).dt;
+  constexpr double kMaxSteps = 0x1p53;  // counted exactly in a double (progress, times)
   if (d.steps) m.steps = *d.steps;
-  else if (d.time) m.steps = long(std::ceil(*d.time / m.dt - 1e-9));
-  else throw Error("scheme.steps or scheme.time is required");
+  else if (d.time) {
+    const double steps = std::ceil(*d.time / m.dt - 1e-9);
+    if (!(steps <= kMaxSteps))
+      throw Error("scheme.time = " + format_number(*d.time) + " s is " + format_number(steps) + " steps of " +
+                  format_number(m.dt) + " s; accepted: at most 2^53 steps");
+    m.steps = long(steps);
+  } else throw Error("scheme.steps or scheme.time is required");
+  if (double(m.steps) > kMaxSteps)
+    throw Error("scheme.steps = " + std::to_string(m.steps) + " is too large; accepted: at most 2^53 steps");
 
   m.source_scaled = d.source_term == "scaled";
   m.source_one_step_late = d.source_term == "minimod";  // the code of minimod's printed results

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <utility>
 
+#include "io/input_file.hpp"
 #include "io/summary.hpp"
 #include "wavefd/measure.hpp"
 
@@ -14,11 +15,12 @@ namespace wavefd {
 namespace {
 constexpr const char* kFormat = "wavefd-tuning-1";
 
+// The tuning file, or null where there is none yet; read on every call, since tune rewrites it.
 nlohmann::json read_file(const std::string& file, const std::string& what) {
-  std::ifstream in(file);
-  if (!in) return nullptr;
+  const std::optional<std::string> text = read_input_now(file, what + " = '" + file + "'", true);
+  if (!text) return nullptr;
   try {
-    nlohmann::json j = nlohmann::json::parse(in);
+    nlohmann::json j = nlohmann::json::parse(*text);
     if (!j.is_object() || j.value("format", "") != kFormat || !j["entries"].is_object())
       throw Error(what + " = '" + file + "' is not a wavefd tuning file (format " + kFormat + ")");
     return j;
@@ -63,9 +65,18 @@ void store_tuning(const std::string& file, const TuningKey& key, const TunedKern
   details["variant"] = best.variant;
   details["tile"] = to_string(best.tile);
   j["entries"][key.str()] = std::move(details);
+  try {
+    write_json_file(file, j, "--tuning-file");
+  } catch (const Error& e) {  // what was measured is still worth a line
+    throw Error(std::string(e.what()) + " (not recorded: " + key.str() + " -> " + best.variant + ", tile " +
+                to_string(best.tile) + "; the file is unchanged)");
+  }
+}
+
+void make_cache_directory(const std::string& file) {
   const auto dir = std::filesystem::path(file).parent_path();
-  if (!dir.empty()) std::filesystem::create_directories(dir);
-  write_json_file(file, j, "--tuning-file");
+  std::error_code ignored;  // check_output_path names what is wrong
+  if (!dir.empty()) std::filesystem::create_directories(dir, ignored);
 }
 
 }  // namespace wavefd

@@ -42,8 +42,11 @@ struct TunedKernel {
 // (naming `what`) when the file exists but is not a wavefd tuning file or the entry is malformed.
 std::optional<TunedKernel> lookup_tuning(const std::string& file, const TuningKey& key, const std::string& what);
 
-// Adds or replaces the entry for `key`: `best` plus the fields of `details` (creating the file and
-// its directory if needed).
+// Adds or replaces the entry for `key`: `best` plus the fields of `details` (creating the file if
+// needed). Throws Error when it cannot be written, leaving the file as it was.
 void store_tuning(const std::string& file, const TuningKey& key, const TunedKernel& best, nlohmann::json details);
+
+// Creates the directory of the default tuning file (~/.cache/wavefd) if it is missing.
+void make_cache_directory(const std::string& file);
 
 }  // namespace wavefd

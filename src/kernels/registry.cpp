@@ -58,6 +58,27 @@ std::vector<std::string> variant_names() {
   return names;
 }
 
+void check_variant_list(const std::string& list, const std::string& key, const std::vector<std::string>& also) {
+  const std::vector<std::string> names = variant_names();
+  std::string item;
+  for (std::size_t at = 0; at <= list.size(); ++at) {
+    if (at < list.size() && list[at] != ',') {
+      item += list[at];
+      continue;
+    }
+    const bool known = std::find(names.begin(), names.end(), item) != names.end() ||
+                       std::find(also.begin(), also.end(), item) != also.end();
+    if (!known) {
+      std::string accepted;
+      for (const auto& n : also) accepted += n + ", ";
+      for (const auto& n : names) accepted += n + (&n == &names.back() ? "" : ", ");
+      throw Error(key + " = '" + list + "' names " + (item.empty() ? "an empty entry" : "'" + item + "'") +
+                  ", which is no variant of this build; accepted: a comma-separated list of " + accepted);
+    }
+    item.clear();
+  }
+}
+
 namespace {
 // What "auto" takes until a tuning cache says otherwise: the fastest measured variant that supports
 // the stencil, per kind of device (docs/performance.md).

@@ -12,7 +12,10 @@ Layout make_layout(const Index3& n, int halo, bool pad_rows, std::size_t elem_by
   for (int d = 0; d < 3; ++d) {
     if (n[d] <= 0)
       throw Error(std::string("grid.n[") + axis_name(d) + "] = " + std::to_string(n[d]) +
-                  " must be positive; accepted: 1.." + std::to_string(index_t(1) << 31));
+                  " must be positive; accepted: 1.." + std::to_string(kMaxExtent));
+    if (n[d] > kMaxExtent)
+      throw Error(std::string("grid.n[") + axis_name(d) + "] = " + std::to_string(n[d]) +
+                  " is too large; accepted: 1.." + std::to_string(kMaxExtent));
     if (n[d] < halo)
       throw Error(std::string("grid.n[") + axis_name(d) + "] = " + std::to_string(n[d]) +
                   " is smaller than the halo width " + std::to_string(halo) +

@@ -23,7 +23,7 @@ void write_raw_slice(const std::string& path, const Slice& s, const std::string&
   if (s.values.size() != std::size_t(s.n[0] * s.n[1]))
     throw Error(key + ": a slice of " + std::to_string(s.values.size()) + " values for a plane of " +
                 std::to_string(s.n[0] * s.n[1]) + " points");
-  write_raw_file(path, header.dump(), s.values, key);
+  write_raw_file(path, header.dump(), s.values, key, Sync::none);  // a failed run removes its slices
 }
 
 }  // namespace wavefd

@@ -11,7 +11,6 @@
 namespace wavefd {
 
 void write_raw_traces(const std::string& path, const Traces& t, const std::string& key) {
-  check_output_path(path, key);
   if (t.positions.empty() || t.samples.size() % t.positions.size() != 0)
     throw Error(key + ": " + std::to_string(t.samples.size()) + " samples do not make whole traces of " +
                 std::to_string(t.positions.size()) + " receivers");

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "../io/input_file.hpp"
+#include "wavefd/raw_file.hpp"
 #include "wavefd/velocity.hpp"
 
 namespace wavefd {
@@ -52,10 +54,11 @@ class RawFile final : public VelocityModel {
 
 std::unique_ptr<VelocityModel> open_raw_velocity(const std::string& path, const Index3& n, double h) {
   const std::string key = key_for(path);
+  check_regular_input(path, key);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(key + " cannot be read");
-  std::string line;
-  std::getline(in, line);
+  std::string line;  // the header: at most 64 KiB, so a file without one is not read whole
+  for (char c; line.size() < 65536 && in.get(c) && c != '\n';) line += c;
   nlohmann::json header;
   try {
     header = nlohmann::json::parse(line);
@@ -96,11 +99,8 @@ void write_raw_velocity(const std::string& path, const Index3& n, double h, cons
   if (speeds.size() != std::size_t(n[0] * n[1] * n[2]))
     throw Error("'" + path + "': " + std::to_string(speeds.size()) + " speeds for a grid of " +
                 std::to_string(n[0] * n[1] * n[2]) + " points");
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
   const nlohmann::json header = {{"wavefd", "velocity"}, {"n", n}, {"spacing", h}, {"dtype", "float32"}};
-  out << header.dump() << '\n';
-  out.write(reinterpret_cast<const char*>(speeds.data()), std::streamsize(speeds.size() * sizeof(float)));
-  if (!out) throw Error("'" + path + "' cannot be written");
+  write_raw_file(path, header.dump(), speeds, "velocity.file");
 }
 
 }  // namespace wavefd

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <limits>
 
+#include "../io/input_file.hpp"
 #include "segy_file.hpp"
 #include "wavefd/raw_file.hpp"
 #include "wavefd/segy.hpp"
@@ -74,6 +75,7 @@ class SegyFile final : public VelocityModel {
 
 std::unique_ptr<VelocityModel> open_segy_velocity(const std::string& path, const Index3& n, double) {
   const std::string key = key_for(path);
+  check_regular_input(path, key);
   segy::File f = segy::open(path, "rb");
   if (!f) throw Error(key + " cannot be read");
   char bin[SEGY_BINARY_HEADER_SIZE];

@@ -9,13 +9,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "../io/input_file.hpp"
 #include "moments.hpp"
 #include "wavefd/stencil.hpp"
 
@@ -23,8 +23,7 @@ namespace wavefd {
 
 Stencil load_custom(const std::string& path) {
   const std::string what = "custom stencil file '" + path + "'";
-  std::ifstream in(path);
-  if (!in) throw Error(what + ": cannot be read");
+  std::istringstream in(read_input(path, what));
 
   std::vector<Offset> offsets;
   std::vector<double> weights;
@@ -53,7 +52,6 @@ Stencil load_custom(const std::string& path) {
     offsets.push_back({static_cast<int>(c[0]), static_cast<int>(c[1]), static_cast<int>(c[2])});
     weights.push_back(w);
   }
-  if (in.bad()) throw Error(what + ": cannot be read");
   if (offsets.empty()) throw Error(what + ": no points (the file is empty or only comments)");
 
   check_consistent(offsets, weights, what);

@@ -92,7 +92,7 @@ wavefd_input_error(run_deck_device "deck '/dev/zero' cannot be read: it is a cha
 wavefd_input_error(seismic_deck_directory "deck '.*data' ${A_DIRECTORY}" "seismic;${DATA}")
 wavefd_input_error(tune_seismic_deck_directory "deck '.*data' ${A_DIRECTORY}" "tune;--seismic;${DATA}")
 wavefd_input_error(tuning_file_directory "scheme.tuning = '.*data' ${A_DIRECTORY}" "run;${QS};--scheme.tuning;${DATA}")
-wavefd_input_error(custom_stencil_directory "custom stencil file '.*data' ${A_DIRECTORY}"
+wavefd_input_error(custom_stencil_directory "stencil.file = '.*data' ${A_DIRECTORY}"
                    "run;${QS};--stencil.family;custom;--stencil.file;${DATA}")
 wavefd_input_error(velocity_file_directory "velocity.file = '.*data' ${A_DIRECTORY} regular file"
                    "seismic;${SMALL};--velocity.model;file;--velocity.file;${DATA}")

@@ -18,13 +18,15 @@ struct StencilConfig {
   int R = 3;                       // compact: shells with |q|^2 <= R
   std::vector<int> q{1, 1, 1};     // box: shells up to q in lexicographic order
   std::string file;                // custom: "dx dy dz weight" per line
+  std::string file_key = "stencil.file";  // how messages name `file` (set by add_stencil_options)
 };
 
 // Registers the stencil options as --<prefix>family, --<prefix>M, ... on `app`.
 void add_stencil_options(CLI::App& app, StencilConfig& c, const std::string& prefix);
 Stencil build_stencil(const StencilConfig& c);  // throws Error
 
-Precision parse_precision(std::string_view name);  // "float" | "double"
+// "float" | "double"; an Error names `key` (the option as its command spells it).
+Precision parse_precision(std::string_view name, const std::string& key = "scheme.precision");
 
 // Whether `name` is one of the comma-separated names in `list`.
 bool name_in_list(const std::string& list, const std::string& name);

@@ -103,6 +103,7 @@ std::vector<std::pair<std::string, std::string>> seismic_deck_settings(const std
 struct DeckWords {
   std::string key;
   std::vector<std::string> words;
+  std::vector<std::string> types;  // each word's TOML type: integer, float, boolean, string
 };
 std::vector<DeckWords> read_deck_words(const std::string& path);
 

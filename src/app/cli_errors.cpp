@@ -222,7 +222,7 @@ void check_words(const CLI::App& app, const std::vector<std::string>& args, std:
                     (needed == 1 ? " is" : " are") + " needed" + in_deck + "; accepted: " + accepted(*opt));
       }
       for (const std::string& item : items) {
-        if (converts(kind_of(*opt), item)) continue;
+        if (converts(kind_of(*opt), item) && !(item.empty() && kind_of(*opt) != Kind::text)) continue;
         const std::size_t sign = item.find_first_of("+-") == 0 ? 1 : 0;
         const bool digits = item.size() > sign && item.find_first_not_of("0123456789", sign) == std::string::npos;
         if (digits && (kind_of(*opt) == Kind::integer || kind_of(*opt) == Kind::natural))

@@ -2,10 +2,15 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <map>
+#include <utility>
 
 #include "wavefd/types.hpp"
 
@@ -85,6 +90,20 @@ void check_integer(const KokkosFlag& f, const std::string& value) {
 #endif
 }
 
+// A tool library named by its path must be there (Kokkos prints that it cannot load it and runs
+// on without the tool); a bare name is left to the loader's search path.
+void check_tool_libraries(const KokkosFlag& f, const std::string& value) {
+  for (std::size_t from = 0; from <= value.size();) {  // Kokkos takes a ';'-separated list
+    const std::size_t at = std::min(value.find(';', from), value.size());
+    const std::string lib = value.substr(from, at - from);
+    struct stat st{};
+    if (lib.find('/') != std::string::npos && (::stat(lib.c_str(), &st) != 0 || !S_ISREG(st.st_mode)))
+      throw Error(std::string(f.name) + " = '" + lib + "' is no file; accepted: a tool library's path, or its name for " +
+                  "the loader to find (LD_LIBRARY_PATH)");
+    from = at + 1;
+  }
+}
+
 void check_value(const KokkosFlag& f, const std::string& word, bool has_value, const std::string& value,
                  const std::string& next) {
   const std::string head = std::string(f.name) + " = ";
@@ -107,13 +126,40 @@ void check_value(const KokkosFlag& f, const std::string& word, bool has_value, c
   }
   if (value.empty()) throw Error(word + " has an empty value; accepted: " + usage(f) + ", " + f.accepted);
   if (f.form == Form::integer) return check_integer(f, value);
+  if (std::string(f.name).rfind("--kokkos-tools-lib", 0) == 0) check_tool_libraries(f, value);
   if (f.form == Form::choice && value != "mpi_rank" && value != "random")
     throw Error(head + "'" + value + "' is unknown; accepted: " + f.accepted);
+}
+
+// Kokkos' environment variables where Kokkos would abort on them (its own lenient reading:
+// strtol, a leading number is enough).
+void check_kokkos_environment() {
+  for (const auto& [name, min] : {std::pair{"KOKKOS_NUM_THREADS", 1L}, std::pair{"KOKKOS_DEVICE_ID", 0L}}) {
+    const char* v = std::getenv(name);
+    if (!v) continue;
+    errno = 0;
+    char* end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    const std::string head = std::string(name) + " = '" + v + "' (environment)";
+    const std::string accepted = "; accepted: an integer >= " + std::to_string(min) + ", or the variable unset";
+    if (end == v) throw Error(head + " is not an integer" + accepted);
+    if (errno == ERANGE || n > INT_MAX) throw Error(head + " is too large" + accepted);
+    if (n < min) throw Error(head + " is outside N >= " + std::to_string(min) + accepted);
+  }
+  if (const char* v = std::getenv("KOKKOS_MAP_DEVICE_ID_BY"); v && std::string(v) != "mpi_rank" && std::string(v) != "random")
+    throw Error(std::string("KOKKOS_MAP_DEVICE_ID_BY = '") + v + "' (environment) is unknown; accepted: mpi_rank, random");
+  for (const char* name : {"KOKKOS_DISABLE_WARNINGS", "KOKKOS_PRINT_CONFIGURATION", "KOKKOS_TUNE_INTERNALS"}) {
+    const char* v = std::getenv(name);
+    const std::string b = v ? lower(v) : "";
+    if (v && b != "true" && b != "yes" && b != "1" && b != "false" && b != "no" && b != "0")
+      throw Error(std::string(name) + " = '" + v + "' (environment) is not a boolean; accepted: true, false (also yes, no, 1, 0)");
+  }
 }
 
 }  // namespace
 
 void check_kokkos_flags(const std::vector<std::string>& flags, const std::vector<std::string>& next) {
+  check_kokkos_environment();
   std::map<std::string, std::string> seen;  // name -> the value given first
   for (std::size_t i = 0; i < flags.size(); ++i) {
     const std::string& word = flags[i];

@@ -10,7 +10,8 @@
 namespace wavefd::app {
 
 // Throws Error naming the first bad flag: one Kokkos does not know (listing those it does), a
-// missing or malformed value, a value out of range, a flag given twice. `flags` are the words
+// missing or malformed value, a value out of range, a flag given twice, a tool library path that
+// is no file; and the KOKKOS_* environment variables Kokkos would abort on (KOKKOS_NUM_THREADS=0). `flags` are the words
 // that start with --kokkos-; `next` holds, for each, the word after it on the command line (''
 // at the end), so `--kokkos-num-threads 4` is told to write `--kokkos-num-threads=4`.
 void check_kokkos_flags(const std::vector<std::string>& flags, const std::vector<std::string>& next);

@@ -19,7 +19,24 @@ void add_stencil_options(CLI::App& app, StencilConfig& c, const std::string& pre
       ->capture_default_str();
   app.add_option("--" + prefix + "file", c.file,
                  "custom: file with lines 'dx dy dz weight' (Laplacian weights, h = 1)");
+  c.file_key = prefix.empty() ? "--file" : prefix + "file";
 }
+
+namespace {
+// load_custom's messages name "custom stencil file 'x'"; the command's own option reads better.
+Stencil load_custom_as(const StencilConfig& c) {
+  try {
+    return load_custom(c.file);
+  } catch (const Error& e) {
+    std::string text = e.what();
+    const std::string from = "custom stencil file '" + c.file + "'";
+    if (text.rfind(from, 0) != 0) throw;
+    text.replace(0, from.size(), c.file_key + " = '" + c.file + "'");
+    if (const std::size_t at = text.find("': cannot be read"); at != std::string::npos) text.erase(at + 1, 1);
+    throw Error(text);
+  }
+}
+}  // namespace
 
 Stencil build_stencil(const StencilConfig& c) {
   switch (parse_family(c.family)) {
@@ -29,16 +46,16 @@ Stencil build_stencil(const StencilConfig& c) {
       if (c.q.size() != 3) throw Error("stencil.q needs 3 integers q1 q2 q3");
       return make_box({c.q[0], c.q[1], c.q[2]});
     case Family::custom:
-      if (c.file.empty()) throw Error("stencil.file is required for the custom family");
-      return load_custom(c.file);
+      if (c.file.empty()) throw Error(c.file_key + " is required for the custom family");
+      return load_custom_as(c);
   }
   throw Error("stencil.family: unhandled family");
 }
 
-Precision parse_precision(std::string_view name) {
+Precision parse_precision(std::string_view name, const std::string& key) {
   if (name == "float") return Precision::f32;
   if (name == "double") return Precision::f64;
-  throw Error("scheme.precision = '" + std::string(name) + "' is unknown; accepted: float, double");
+  throw Error(key + " = '" + std::string(name) + "' is unknown; accepted: float, double");
 }
 
 bool name_in_list(const std::string& list, const std::string& name) {
@@ -107,6 +124,29 @@ void add_run_options(CLI::App& run, RunConfig& c) {
       ->capture_default_str();
 }
 
+namespace {
+// A deck value of the TOML type the option takes: CLI11 alone would read true as 1 and "5" as 5.
+// A text option takes booleans too (parallel.overlap = true).
+void check_deck_type(const DeckWords& v, const CLI::Option& opt, const std::string& deck) {
+  const std::string cli = opt.get_type_name();
+  const bool integer = cli.rfind("INT", 0) == 0 || cli.rfind("UINT", 0) == 0, number = cli.rfind("FLOAT", 0) == 0,
+             boolean = cli.rfind("BOOLEAN", 0) == 0;
+  const std::string wanted = integer ? "an integer" : number ? "a number" : boolean ? "true or false" : "a string";
+  for (std::size_t i = 0; i < v.words.size(); ++i) {
+    const std::string& t = v.types[i];
+    const bool fits = integer ? t == "integer"
+                      : number ? t == "integer" || t == "float"
+                      : boolean ? t == "boolean"
+                                : t == "string" || t == "boolean";
+    if (fits) continue;
+    const std::string key = v.words.size() > 1 ? v.key + "[" + std::to_string(i) + "]" : v.key;
+    const std::string shown = t == "string" ? "'" + v.words[i] + "'" : v.words[i];
+    throw Error("deck '" + deck + "': " + key + " = " + shown + " is " + (t == "integer" ? "an " : "a ") + t +
+                "; accepted: " + wanted + " (" + opt.get_description() + ")");
+  }
+}
+}  // namespace
+
 std::vector<std::string> expand_deck(const CLI::App& run, const std::string& deck,
                                      const std::vector<std::string>& rest) {
   const std::vector<DeckWords> values = read_deck_words(deck);
@@ -124,6 +164,7 @@ std::vector<std::string> expand_deck(const CLI::App& run, const std::string& dec
       continue;
     }
     if (explicit_keys.count(v.key)) continue;
+    check_deck_type(v, *opt, deck);
     // One value as --key=value, so that a string starting with '-' stays a value (CLI11 reads
     // `--key=` as no value: '' is a word of its own).
     if (v.words.size() == 1 && !v.words[0].empty()) args.push_back("--" + v.key + "=" + v.words[0]);

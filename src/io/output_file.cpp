@@ -291,6 +291,9 @@ std::string RunOutputs::staged(const std::string& path, const std::string& key) 
 void RunOutputs::keep() {
   for (const auto& f : files_) {
     const std::string unfinished = f.path + kUnfinished;
+    struct stat now {};
+    if (::lstat(f.path.c_str(), &now) == 0 && !S_ISREG(now.st_mode))  // appeared during the run
+      throw Error(quoted(f.key, f.path) + " is " + kind_of(now.st_mode) + " now; " + kAcceptedPath);
     if (::rename(unfinished.c_str(), f.path.c_str()) != 0)
       throw Error(quoted(f.key, f.path) + " could not be written: renaming '" + unfinished + "' failed: " +
                   std::strerror(errno));  // the destructor removes what is left
@@ -329,7 +332,27 @@ void PathPlan::output_series(const std::string& key, const std::string& prefix, 
   entries_.push_back({key, prefix, true, suffix});
 }
 
+namespace {
+// Every file already in the series' directory under one of its names (or their staged names) must
+// be one a run may replace.
+void check_series_members(const std::string& key, const std::string& prefix, const std::string& suffix) {
+  const fs::path p(prefix);
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  const std::string stem = p.filename().string() + "-";
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.ends_with(kUnfinished)) name.resize(name.size() - std::strlen(kUnfinished));
+    if (name.size() <= stem.size() + suffix.size() || name.rfind(stem, 0) != 0 || !name.ends_with(suffix)) continue;
+    const std::string digits = name.substr(stem.size(), name.size() - stem.size() - suffix.size());
+    if (digits.find_first_not_of("0123456789") == std::string::npos) (void)resolve_target(it->path().string(), key);
+  }
+}
+}  // namespace
+
 void PathPlan::check() const {
+  for (const Entry& e : entries_)
+    if (!e.series_suffix.empty()) check_series_members(e.key, e.path, e.series_suffix);
   // Whether `path` is one of the names the series <prefix>-NNNNNN<suffix> can take.
   auto in_series = [](const Entry& series, const std::string& path) {
     const fs::path p(path), s(series.path);

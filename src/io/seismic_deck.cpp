@@ -35,6 +35,8 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kDefaultCfl = 0.8;  // minimod's, and the header's documented default
+// Receivers a deck may place: their positions and traces must fit in memory long before this.
+constexpr std::int64_t kMaxReceivers = 10'000'000;
 
 // --- values as the deck gives them ----------------------------------------------------------------
 
@@ -255,7 +257,10 @@ void read_ranks(const toml::node& v, const std::string& key, Reading& r) {
 }
 
 void read_plane_counts(const toml::node& v, const std::string& key, Reading& r) {
-  const auto c = integers<2>(v, key, at_least(1), "receivers along to_a and along to_b");
+  const auto c = integers<2>(v, key, between(1, double(kMaxReceivers)), "receivers along to_a and along to_b");
+  if (c[0] * c[1] > kMaxReceivers)
+    throw Error(key + " = [" + std::to_string(c[0]) + ", " + std::to_string(c[1]) + "] gives " +
+                std::to_string(c[0] * c[1]) + " receivers; accepted: at most " + std::to_string(kMaxReceivers));
   r.plane.count = {long(c[0]), long(c[1])};
 }
 
@@ -266,9 +271,17 @@ void read_positions(const toml::node& v, const std::string& key, Reading& r) {
     r.deck.receiver_positions.push_back(as_point(*a->get(i), key + "[" + std::to_string(i) + "]"));
 }
 
+void check_receiver_count(const Reading& r, std::int64_t more) {
+  const auto total = std::int64_t(r.deck.receiver_positions.size()) + more;
+  if (total > kMaxReceivers)
+    throw Error("receivers: the lines, planes and positions give " + std::to_string(total) +
+                " receivers; accepted: at most " + std::to_string(kMaxReceivers));
+}
+
 // A line's points: from + (to - from) i / (count - 1), i = 0 .. count - 1 (count 1: `from` alone).
 void expand_line(Reading& r) {
   const ReceiverLine& l = r.line;
+  check_receiver_count(r, l.count);
   for (long i = 0; i < l.count; ++i) {
     std::array<double, 3> p = l.from;
     if (l.count > 1)
@@ -280,6 +293,7 @@ void expand_line(Reading& r) {
 // A plane's points: origin + (to_a - origin) i / (na - 1) + (to_b - origin) j / (nb - 1), i fastest.
 void expand_plane(Reading& r) {
   const ReceiverPlane& p = r.plane;
+  check_receiver_count(r, p.count[0] * p.count[1]);
   auto fraction = [](long i, long count) { return count > 1 ? double(i) / double(count - 1) : 0.0; };
   for (long j = 0; j < p.count[1]; ++j)
     for (long i = 0; i < p.count[0]; ++i) {
@@ -353,7 +367,7 @@ const Key& schema() {
       {.name = "line", .keys = {
          {.name = "from", .read = point(&ReceiverLine::from)},
          {.name = "to", .read = point(&ReceiverLine::to)},
-         {.name = "count", .read = integer(&ReceiverLine::count, at_least(1), "receivers on the line")},
+         {.name = "count", .read = integer(&ReceiverLine::count, between(1, double(kMaxReceivers)), "receivers on the line")},
        },
        .array_of_tables = true, .required = {"from", "to", "count"},
        .begin = [](Reading& r) { r.line = {}; }, .end = expand_line},
@@ -720,7 +734,10 @@ std::vector<DeckWords> read_deck_words(const std::string& path) {
       if (!w)
         throw Error("deck " + path + ":" + std::to_string(v.source().begin.line) + ": " + key + " = " + full_text(v) +
                     " cannot be given as a flag; accepted: a number, a string, true or false, or an array of them");
+      const toml::node& element = a ? *a->get(i) : v;
       out.words.push_back(*w);
+      out.types.push_back(element.is_integer() ? "integer" : element.is_floating_point() ? "float"
+                          : element.is_boolean() ? "boolean" : "string");
     }
   });
   return values;

@@ -23,7 +23,7 @@ namespace wavefd {
 
 Stencil load_custom(const std::string& path) {
   const std::string what = "custom stencil file '" + path + "'";
-  std::istringstream in(read_input(path, what));
+  std::istringstream in(read_input(path, what + ":"));
 
   std::vector<Offset> offsets;
   std::vector<double> weights;

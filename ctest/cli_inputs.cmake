@@ -40,8 +40,8 @@ wavefd_input_error(parse_given_twice "^wavefd: error: scheme.steps is given twic
 wavefd_input_error(parse_stray_word "'extra' is not expected here. accepted: wavefd run DECK.toml" "run;${QS};extra")
 wavefd_input_error(parse_deck_not_first "'.*quickstart.toml' is not expected here. accepted: wavefd run DECK.toml"
                    "run;--scheme.steps;5;${QS}")
-wavefd_input_error(parse_value_in_deck "scheme.steps = 'ten' is not an integer \\(in deck '.*run-steps-text.toml'\\)"
-                   "run;${DATA}/run-steps-text.toml")
+wavefd_input_error(parse_values_in_deck "grid.n = 16 16 has 2 values, 3 are needed \\(in deck '.*run-two-values.toml'\\)"
+                   "run;${DATA}/run-two-values.toml")
 wavefd_input_error(parse_integer_out_of_range "scheme.steps = 99999999999999999999999 is out of range. accepted: an integer"
                    "run;${QS};--scheme.steps;99999999999999999999999")
 wavefd_input_error(parse_out_of_range "--M = 99999999999 is out of range. accepted: an integer: star: radius M"
@@ -81,6 +81,11 @@ wavefd_input_error(escaped_control_bytes "scheme.variant = 'x\\\\x01\\\\x1b\\[31
 wavefd_input_error(run_deck_syntax_error "deck .*run-broken.toml:4: Error while parsing array" "run;${DATA}/run-broken.toml")
 wavefd_input_error(run_deck_table_twice "deck .*run-duplicate-table.toml:5: .*cannot redefine existing table 'grid'"
                    "run;${DATA}/run-duplicate-table.toml")
+wavefd_input_error(run_deck_wrong_type
+                   "deck '.*run-steps-text.toml': scheme.steps = 'ten' is a string. accepted: an integer \\(Time steps"
+                   "run;${DATA}/run-steps-text.toml")
+wavefd_input_error(run_deck_wrong_type_in_array "deck '.*run-mixed-array.toml': grid.n\\[1\\] = '16' is a string"
+                   "run;${DATA}/run-mixed-array.toml")
 wavefd_input_error(run_deck_date "run-date.toml:2: scheme.steps = 1979-05-27 cannot be given as a flag" "run;${DATA}/run-date.toml")
 
 # ---- Input files: one message for each reason a file cannot be read ------------------------------
@@ -137,6 +142,11 @@ wavefd_input_error(kokkos_not_a_boolean "--kokkos-disable-warnings = 'maybe' is 
                    "run;${QS};--kokkos-disable-warnings=maybe")
 wavefd_input_error(kokkos_given_twice "--kokkos-num-threads is given twice \\(1, 2\\)"
                    "run;${QS};--kokkos-num-threads=1;--kokkos-num-threads=2")
+wavefd_input_error(kokkos_tool_library_missing "--kokkos-tools-libs = '/nonexistent/libkp_none.so' is no file"
+                   "run;${QS};--kokkos-tools-libs=/nonexistent/libkp_none.so")
+wavefd_input_error(kokkos_environment_zero_threads "KOKKOS_NUM_THREADS = '0' \\(environment\\) is outside N >= 1"
+                   "run;${QS}")
+set_tests_properties(cli.error.kokkos_environment_zero_threads PROPERTIES ENVIRONMENT "KOKKOS_NUM_THREADS=0")
 add_test(NAME cli.kokkos_flags_accepted
          COMMAND wavefd run ${QS} ${TINY_RUN} --kokkos-num-threads=2 --kokkos-disable-warnings --kokkos-tune-internals=no)
 set_tests_properties(cli.kokkos_flags_accepted PROPERTIES PASS_REGULAR_EXPRESSION "wavefd run: [0-9.]+ s"

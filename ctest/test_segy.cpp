@@ -128,11 +128,11 @@ TEST_F(Segy, TracesRoundTripThroughSegyio) {
 TEST_F(Segy, TracesThatCannotBeWrittenLeaveNothing) {
   Traces t = three_receivers();
   expect_error([&] { write_segy_traces(file("no/such/dir/r.sgy"), t, {}, "receivers.file"); },
-               "receivers.file = '" + file("no/such/dir/r.sgy") + "' cannot be written (no writable directory");
-  // The rename fails (a directory of that name is in the way): the temporary file goes too.
+               "receivers.file = '" + file("no/such/dir/r.sgy") + "': the directory '" + file("no/such/dir") + "' does not exist");
+  // A directory of that name is in the way: refused before anything is written.
   fs::create_directories(dir / "taken" / "inside");
   expect_error([&] { write_segy_traces(file("taken"), t, {}, "receivers.file"); },
-               "receivers.file = '" + file("taken") + "' could not be written completely");
+               "receivers.file = '" + file("taken") + "' is a directory; accepted: ");
   EXPECT_EQ(files(), (std::vector<std::string>{"taken"}));
   t.interval = 0.05;
   expect_error([&] { write_segy_traces(file("r.sgy"), t, {}, "receivers.file"); },

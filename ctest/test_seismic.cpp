@@ -327,11 +327,11 @@ TEST_F(RawFileTest, TracesThatCannotBeWrittenLeaveNothing) {
   t.positions = {{0, 0, 0}};
   t.samples = {1, 2, 3};
   expect_error([&] { write_raw_traces(file("no/such/dir/r.traces"), t, "receivers.file"); },
-               "receivers.file = '" + file("no/such/dir/r.traces") + "' cannot be written (no writable directory");
-  // The rename fails (a directory of that name is in the way): the temporary file goes too.
+               "receivers.file = '" + file("no/such/dir/r.traces") + "': the directory '" + file("no/such/dir") + "' does not exist");
+  // A directory of that name is in the way: refused before anything is written.
   std::filesystem::create_directories(dir / "taken" / "inside");
   expect_error([&] { write_raw_traces(file("taken"), t, "receivers.file"); },
-               "receivers.file = '" + file("taken") + "' could not be written completely");
+               "receivers.file = '" + file("taken") + "' is a directory; accepted: ");
   EXPECT_EQ(files_in(dir), (std::vector<std::string>{"taken"}));
   t.samples = {1, 2, 3, 4};
   t.positions = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};

@@ -240,7 +240,9 @@ int BenchCommand::execute() {
     if (reps < 1) throw Error("--reps = " + std::to_string(reps) + " must be >= 1");
     if (warmup < 0) throw Error("--warmup = " + std::to_string(warmup) + " must be >= 0");
     if (!sweep.empty() && sweep != "hamilton") throw Error("--sweep = '" + sweep + "' is unknown; accepted: hamilton");
-    for (const auto& p : precisions) parse_precision(p);
+    with_flag_names([&] {
+      for (const auto& p : precisions) parse_precision(p);
+    });
     check_variant_list(variant, "--variant", {"all", "auto"});
     if (root) {  // --json writable, and not the custom stencil file
       PathPlan paths;

@@ -147,6 +147,47 @@ std::string usage(const CLI::App& sub) {
   return "the options of `" + name + " --help`, each --name followed by its values";
 }
 
+// The values one option was given (`words`: after '=' or the words up to the next flag): as
+// many as it takes, each of its kind. `in_deck` says where they came from, if from run's deck.
+void check_values(const CLI::App& sub, const CLI::Option& opt, const std::string& key,
+                  const std::vector<std::string>& words, const std::string& in_deck) {
+  const int min = opt.get_items_expected_min(), max = opt.get_items_expected_max();
+  if (max == 0) {  // a flag: CLI11 takes =true|false (or a count) after it
+    if (!words.empty() && !converts(Kind::boolean, words[0]) && !converts(Kind::integer, words[0]))
+      throw Error(key + " = '" + words[0] + "' is not true or false" + in_deck + "; accepted: " + accepted(opt));
+    return;
+  }
+  std::vector<std::string> items;  // the values, split at the option's delimiter (--ranks 1,1,3)
+  for (const std::string& word : words)
+    for (std::size_t from = 0;;) {
+      const std::size_t at = opt.get_delimiter() == '\0' ? std::string::npos : word.find(opt.get_delimiter(), from);
+      items.push_back(word.substr(from, at - from));
+      if (at == std::string::npos) break;
+      from = at + 1;
+    }
+  const auto count = int(items.size());
+  if (count == 0) throw Error(key + " has no value" + in_deck + "; accepted: " + accepted(opt));
+  // A deck after the options (`run --scheme.steps 5 deck.toml`): the deck comes first.
+  if (count > max && positional(sub) && words.size() > std::size_t(max) && words[std::size_t(max)].ends_with(".toml"))
+    throw Error("'" + words[std::size_t(max)] + "' is not expected here; accepted: " + usage(sub));
+  if (count < min || count > max) {
+    const int needed = count < min ? min : max;
+    throw Error(key + " = " + joined(words, " ") + " has " + std::to_string(count) +
+                (count == 1 ? " value, " : " values, ") + (max >= kUnbounded ? "at least " : "") +
+                std::to_string(needed) + (needed == 1 ? " is" : " are") + " needed" + in_deck +
+                "; accepted: " + accepted(opt));
+  }
+  const Kind kind = kind_of(opt);
+  for (const std::string& item : items) {
+    if (converts(kind, item) && !(item.empty() && kind != Kind::text)) continue;
+    const std::size_t sign = item.find_first_of("+-") == 0 ? 1 : 0;
+    const bool digits = item.size() > sign && item.find_first_not_of("0123456789", sign) == std::string::npos;
+    if (digits && (kind == Kind::integer || kind == Kind::natural))
+      throw Error(key + " = " + item + " is out of range" + in_deck + "; accepted: " + accepted(opt));
+    throw Error(key + " = '" + item + "' is not " + one(kind) + in_deck + "; accepted: " + accepted(opt));
+  }
+}
+
 }  // namespace
 
 void check_words(const CLI::App& app, const std::vector<std::string>& args, std::size_t deck_end) {
@@ -185,54 +226,16 @@ void check_words(const CLI::App& app, const std::vector<std::string>& args, std:
       throw Error(flag + " is not an option of " + command + "; accepted: the options `" + command + " --help` lists" +
                   nearest(*sub, flag));
     const std::string key = key_of(*opt, deck_keys);
-    const int min = opt->get_items_expected_min(), max = opt->get_items_expected_max();
+    const int max = opt->get_items_expected_max();
     std::vector<std::string> words;
     if (eq != std::string::npos) words.push_back(w.substr(eq + 1));
     for (++i; eq == std::string::npos && max > 0 && i < args.size() && !is_flag(args[i]) && args[i] != "--"; ++i)
       words.push_back(args[i]);
     previous = max == 0 ? " (" + key + " takes no value)" : "";
-    std::vector<std::string> items;  // the values, split at the option's delimiter (--ranks 1,1,3)
-    for (const std::string& word : words) {
-      const char by = opt->get_delimiter();
-      if (by == '\0') {
-        items.push_back(word);
-        continue;
-      }
-      for (std::size_t from = 0;;) {
-        const std::size_t at = word.find(by, from);
-        items.push_back(word.substr(from, at - from));
-        if (at == std::string::npos) break;
-        from = at + 1;
-      }
-    }
-    const std::string shown = joined(words, " ");
-    if (max == 0) {  // a flag: CLI11 takes =true|false (or a count) after it
-      if (!words.empty() && !converts(Kind::boolean, words[0]) && !converts(Kind::integer, words[0]))
-        throw Error(key + " = '" + words[0] + "' is not true or false" + in_deck + "; accepted: " + accepted(*opt));
-    } else {
-      const auto count = int(items.size());
-      if (count == 0) throw Error(key + " has no value" + in_deck + "; accepted: " + accepted(*opt));
-      // A deck after the options (`run --scheme.steps 5 deck.toml`): the deck comes first.
-      if (count > max && positional(*sub) && words.size() > std::size_t(max) && words[std::size_t(max)].ends_with(".toml"))
-        throw Error("'" + words[std::size_t(max)] + "' is not expected here; accepted: " + usage(*sub));
-      if (count < min || count > max) {
-        const int needed = count < min ? min : max;
-        throw Error(key + " = " + shown + " has " + std::to_string(count) + (count == 1 ? " value, " : " values, ") +
-                    (max >= kUnbounded ? "at least " : "") + std::to_string(needed) +
-                    (needed == 1 ? " is" : " are") + " needed" + in_deck + "; accepted: " + accepted(*opt));
-      }
-      for (const std::string& item : items) {
-        if (converts(kind_of(*opt), item) && !(item.empty() && kind_of(*opt) != Kind::text)) continue;
-        const std::size_t sign = item.find_first_of("+-") == 0 ? 1 : 0;
-        const bool digits = item.size() > sign && item.find_first_not_of("0123456789", sign) == std::string::npos;
-        if (digits && (kind_of(*opt) == Kind::integer || kind_of(*opt) == Kind::natural))
-          throw Error(key + " = " + item + " is out of range" + in_deck + "; accepted: " + accepted(*opt));
-        throw Error(key + " = '" + item + "' is not " + one(kind_of(*opt)) + in_deck + "; accepted: " + accepted(*opt));
-      }
-    }
+    check_values(*sub, *opt, key, words, in_deck);
     // Options that take one value (or a fixed number) are given once; lists may be given in parts.
     if (max < kUnbounded) {
-      const std::string value = words.empty() ? "(alone)" : shown;
+      const std::string value = words.empty() ? "(alone)" : joined(words, " ");
       if (const auto [at, fresh] = given.emplace(opt, value); !fresh)
         throw Error(key + " is given twice (" + at->second + ", " + value + "); accepted: each key once");
     }

@@ -22,7 +22,7 @@ void with_flag_names(const std::function<void()>& check) {
     std::string text = e.what();
     for (const auto& [key, flag] : {std::pair{"grid.n", "--n"}, {"parallel.ranks", "--ranks"},
                                     {"parallel.transport", "--transport"}, {"parallel.gpu_aware", "--gpu-aware"},
-                                    {"grid.boundary", "--boundary"}})
+                                    {"grid.boundary", "--boundary"}, {"scheme.precision", "--precision"}})
       for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1))
         text.replace(at, std::string(key).size(), flag);
     throw Error(text);

@@ -72,6 +72,9 @@ int TuneCommand::execute() {
     if (n.size() != 3) throw Error("--n needs 3 values nx ny nz");
     if (steps < 1 || reps < 1 || warmup < 0) throw Error("--steps and --reps must be >= 1, --warmup >= 0");
     s = build_stencil(stencil);
+    with_flag_names([&] {
+      for (const auto& p : precisions) parse_precision(p);
+    });
     check_variant_list(variant, "--variant", {"all"});
     grid = {n[0], n[1], n[2]};
     par = split.resolve(grid, s.radius, true, transport, overlap);

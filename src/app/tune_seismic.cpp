@@ -161,6 +161,9 @@ int TuneCommand::tune_seismic() {
   const TileSelection selection(tiles, "--tiles");
   // The deck's precision unless --precision names others.
   const std::vector<std::string> tuned = sub->count("--precision") > 0 ? precisions : std::vector<std::string>{d.precision};
+  with_flag_names([&] {
+    for (const auto& pname : tuned) parse_precision(pname);
+  });
   for (const auto& pname : tuned) {
     const Precision p = parse_precision(pname);
     std::vector<Candidate> plan{{nullptr, Tile{}}};

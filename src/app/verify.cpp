@@ -23,7 +23,13 @@ int VerifyCommand::execute() {
   // Under mpirun every grid is split over the ranks (the error reduced over them); rank 0 prints.
   const int ranks = world_size();
   const bool root = world_rank() == 0;
-  const Transport transport = choose_transport(this->transport, ranks);
+  Transport transport{};
+  agree([&] {  // bad flags stop every rank alike, named as given
+    with_flag_names([&] {
+      transport = choose_transport(this->transport, ranks);
+      for (const auto& pname : precisions) parse_precision(pname);
+    });
+  });
   if (transport == Transport::nccl) check_one_rank_per_device("--transport = 'nccl'");
   auto say = [root](const char* fmt, auto... args) {
     if (root) std::printf(fmt, args...);

@@ -9,9 +9,9 @@
 namespace wavefd {
 
 // The whole text of `path`, read once per process: a later call for the same path returns the
-// same text, so a deck given as a pipe (`<(...)`, /dev/stdin) can be read by main() and again by
-// the command. Regular files and pipes only (a device could be endless); text only (a NUL byte
-// is refused); at most 64 MiB.
+// same text (unless it is a regular file that changed since), so a deck given as a pipe (`<(...)`,
+// /dev/stdin) is read by main() and found again by the command. Regular files and pipes only (a
+// device could be endless); text only (a NUL byte is refused); at most 64 MiB.
 const std::string& read_input(const std::string& path, const std::string& subject);
 
 // The same checks, read now on every call (files wavefd itself rewrites, like the tuning file);

@@ -256,11 +256,20 @@ void read_ranks(const toml::node& v, const std::string& key, Reading& r) {
   r.deck.ranks.assign(p.begin(), p.end());
 }
 
+void read_line_count(const toml::node& v, const std::string& key, Reading& r) {
+  const std::int64_t count = as_integer(v, key);
+  check_range(double(count), std::to_string(count), key, at_least(1), "receivers on the line");
+  if (count > kMaxReceivers)
+    throw Error(key + " = " + std::to_string(count) + " is too large; accepted: at most " +
+                std::to_string(kMaxReceivers) + " receivers");
+  r.line.count = long(count);
+}
+
 void read_plane_counts(const toml::node& v, const std::string& key, Reading& r) {
-  const auto c = integers<2>(v, key, between(1, double(kMaxReceivers)), "receivers along to_a and along to_b");
-  if (c[0] * c[1] > kMaxReceivers)
-    throw Error(key + " = [" + std::to_string(c[0]) + ", " + std::to_string(c[1]) + "] gives " +
-                std::to_string(c[0] * c[1]) + " receivers; accepted: at most " + std::to_string(kMaxReceivers));
+  const auto c = integers<2>(v, key, at_least(1), "receivers along to_a and along to_b");
+  if (c[0] > kMaxReceivers || c[1] > kMaxReceivers || c[0] * c[1] > kMaxReceivers)
+    throw Error(key + " = [" + std::to_string(c[0]) + ", " + std::to_string(c[1]) + "] gives more than " +
+                std::to_string(kMaxReceivers) + " receivers; accepted: at most " + std::to_string(kMaxReceivers));
   r.plane.count = {long(c[0]), long(c[1])};
 }
 
@@ -367,7 +376,7 @@ const Key& schema() {
       {.name = "line", .keys = {
          {.name = "from", .read = point(&ReceiverLine::from)},
          {.name = "to", .read = point(&ReceiverLine::to)},
-         {.name = "count", .read = integer(&ReceiverLine::count, between(1, double(kMaxReceivers)), "receivers on the line")},
+         {.name = "count", .read = read_line_count},
        },
        .array_of_tables = true, .required = {"from", "to", "count"},
        .begin = [](Reading& r) { r.line = {}; }, .end = expand_line},

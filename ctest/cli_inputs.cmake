@@ -101,7 +101,7 @@ wavefd_input_error(custom_stencil_directory "stencil.file = '.*data' ${A_DIRECTO
                    "run;${QS};--stencil.family;custom;--stencil.file;${DATA}")
 wavefd_input_error(velocity_file_directory "velocity.file = '.*data' ${A_DIRECTORY} regular file"
                    "seismic;${SMALL};--velocity.model;file;--velocity.file;${DATA}")
-wavefd_input_error_sh(velocity_file_pipe "velocity.file = '/dev/fd/[0-9]+' cannot be read: it is a pipe. accepted: a readable regular file"
+wavefd_input_error_sh(velocity_file_pipe "velocity.file = '/dev/fd/[0-9]+' cannot be read: it is a pipe.*accepted: a readable regular file"
                       "exec \"$0\" \"$@\" --velocity.file <(echo not-a-model)"
                       "seismic;${SMALL};--velocity.model;file")
 

@@ -261,7 +261,8 @@ TEST_F(Segy, BadModelFilesAreRefusedInOneLine) {
   expect_error([&] { open_segy_velocity(file("short.sgy"), n, 10); },
                "short.sgy' is not a SEG-Y file: it is shorter than the 3600 bytes of its headers");
   expect_error([&] { open_segy_velocity(file("ok.sgy"), {4, 3, 3}, 10); },
-               "ok.sgy' has 2 samples per trace; grid.n[z] is 3 (one trace per (x, y) column, its samples along z)");
+               "ok.sgy' has 2 samples per trace; grid.n[z] is 3; accepted: 3 samples per trace (one trace per (x, y) column, its "
+               "samples along z)");
   expect_error([&] { open_segy_velocity(file("ok.sgy"), {4, 4, 2}, 10); },
                "ok.sgy' holds 12 traces; a 4 x 4 x 2 model has 16 (grid.n[x] x grid.n[y]");
   fs::copy_file(file("ok.sgy"), file("cut.sgy"));

@@ -284,9 +284,9 @@ TEST_F(SeismicDeck, AnOverrideOfOneOfTwoExclusiveKeysReplacesTheOther) {
 }
 
 TEST_F(SeismicDeck, OverridesGoThroughTheDecksChecks) {
-  refused("", {"--grid.n", "64"}, "grid.n must be 3 integers, not 64");
+  refused("", {"--grid.n", "64"}, "grid.n = 64 is an integer; accepted: 3 integers, n >= 1");
   refused("", {"--grid.n", "64", "0", "64"}, "grid.n[1] = 0 is outside n >= 1");
-  refused("", {"--scheme.steps", "ten"}, "scheme.steps must be an integer, not 'ten'");
+  refused("", {"--scheme.steps", "ten"}, "scheme.steps = 'ten' is a string; accepted: an integer, steps >= 0");
   refused("", {"--scheme.cfl", "1.5"}, "scheme.cfl = 1.5 is outside 0 < cfl <= 1");
   refused("", {"--scheme.cfl", "0.5", "--scheme.dt", "0.001"}, "scheme.cfl and scheme.dt are exclusive");
 }
@@ -301,19 +301,19 @@ TEST_F(SeismicDeck, BadOverridesAreRefused) {
     }
   };
   // The same message as in a deck, without the deck's path: the key is not in the deck.
-  starts_with({"--scheme.stpes", "10"}, "unknown key 'scheme.stpes'; accepted in [scheme]: precision, cfl, dt, steps");
-  starts_with({"--shceme.steps", "10"}, "unknown key 'shceme'; accepted sections: grid, stencil, scheme, velocity");
-  starts_with({"--steps", "10"}, "unknown key 'steps'; accepted sections:");
+  starts_with({"--scheme.stpes", "10"}, "unknown key 'scheme.stpes'; accepted: precision, cfl, dt, steps");
+  starts_with({"--shceme.steps", "10"}, "unknown key 'shceme'; accepted: the sections grid, stencil, scheme, velocity");
+  starts_with({"--steps", "10"}, "unknown key 'steps'; accepted: the sections ");
   expect_error([&] { read("", {"--source.position", "1", "2", "3"}); },
-               "source is an array of tables: set it in the deck");
+               "--source is an array of tables; accepted: [[source]] tables in the deck, not a flag");
   expect_error([&] { read("", {"--velocity.layer.top", "0"}); },
-               "velocity.layer is an array of tables: set it in the deck");
+               "--velocity.layer is an array of tables; accepted: [[velocity.layer]] tables in the deck");
   expect_error([&] { read("", {"--receivers.line", "1"}); },
-               "receivers.line is an array of tables: set it in the deck");
+               "--receivers.line is an array of tables; accepted: [[receivers.line]] tables in the deck");
   expect_error([&] { read("", {"--receivers.positions", "1", "2", "3"}); },
-               "receivers.positions is a list of points: set it in the deck");
-  expect_error([&] { read("", {"--grid", "3"}); }, "--grid is a section: override one of its keys");
-  expect_error([&] { read("", {"--grid.n.x", "3"}); }, "unknown key 'grid.n.x': grid.n is a value, not a section");
+               "--receivers.positions is a list of points; accepted: receivers.positions in the deck");
+  expect_error([&] { read("", {"--grid", "3"}); }, "--grid is a section; accepted: one of its keys, --grid.KEY VALUE");
+  expect_error([&] { read("", {"--grid.n.x", "3"}); }, "unknown key 'grid.n.x': grid.n is a value, not a section; accepted: --grid.n VALUE");
   expect_error([&] { read("", {"--scheme.steps"}); }, "--scheme.steps needs a value");
   expect_error([&] { read("", {"--scheme.steps", "--grid.spacing", "5"}); }, "--scheme.steps needs a value");
   expect_error([&] { read("", {"scheme.steps", "10"}); }, "override 'scheme.steps' is not a flag");
@@ -335,36 +335,36 @@ TEST_F(SeismicDeck, ABrokenArrayIsASyntaxErrorWithFileAndLine) {
 TEST_F(SeismicDeck, UnknownKeysAreRefusedWithTheAcceptedOnes) {
   const std::string path = write(kBase + "nq = 3\n");  // in [velocity]
   expect_error([&] { read_seismic_deck(path, {}); },
-               path + ": unknown key 'velocity.nq'; accepted in [velocity]: model, speed, gradient, layer, file");
-  refused("[gird]\nn = 3\n", {}, ": unknown key 'gird'; accepted sections: grid, stencil, scheme, velocity, boundary, "
+               path + ": unknown key 'velocity.nq'; accepted: model, speed, gradient, layer, file in [velocity]");
+  refused("[gird]\nn = 3\n", {}, ": unknown key 'gird'; accepted: the sections grid, stencil, scheme, velocity, boundary, "
                                  "source, receivers, output, parallel");
   refused("[[source]]\nposition = [0, 0, 0]\nfrequncy = 5\n", {},
-          ": unknown key 'source[0].frequncy'; accepted in [[source]]: position, wavelet, frequency, delay, amplitude, "
-          "spreading");
+          ": unknown key 'source[0].frequncy'; accepted: position, wavelet, frequency, delay, amplitude, spreading in "
+          "[[source]]");
   refused("[[velocity.layer]]\ntop = 0\nspeed = 1\ndepth = 3\n", {},
-          ": unknown key 'velocity.layer[0].depth'; accepted in [[velocity.layer]]: top, speed");
-  refused("[receivers.line]\nfrom = 1\n", {}, "receivers.line must be an array of tables ([[receivers.line]])");
+          ": unknown key 'velocity.layer[0].depth'; accepted: top, speed in [[velocity.layer]]");
+  refused("[receivers.line]\nfrom = 1\n", {}, "receivers.line is a table; accepted: an array of tables ([[receivers.line]])");
 }
 
 TEST_F(SeismicDeck, WrongTypesNameTheKey) {
-  refused("", {"--grid.n", "16", "16"}, "grid.n must be 3 integers, not [16, 16]");
-  refused("", {"--grid.n", "16", "16", "16.5"}, "grid.n must be 3 integers");
-  refused("", {"--grid.spacing", "ten"}, "grid.spacing must be a number, not 'ten'");
-  refused("", {"--stencil.M", "4.0"}, "stencil.M must be an integer, not 4.0");
-  refused("", {"--scheme.precision", "true"}, "scheme.precision must be a string, not true");
-  refused("", {"--parallel.ranks", "2", "2"}, "parallel.ranks must be 3 integers");
+  refused("", {"--grid.n", "16", "16"}, "grid.n = [16, 16] is an array of 2 integers; accepted: 3 integers");
+  refused("", {"--grid.n", "16", "16", "16.5"}, "grid.n = [16, 16, 16.5] is an array of 3 mixed values; accepted: 3 integers");
+  refused("", {"--grid.spacing", "ten"}, "grid.spacing = 'ten' is a string; accepted: a number, spacing > 0");
+  refused("", {"--stencil.M", "4.0"}, "stencil.M = 4.0 is a float; accepted: an integer, 1 <= M <= 8");
+  refused("", {"--scheme.precision", "true"}, "scheme.precision = true is a boolean; accepted: float, double");
+  refused("", {"--parallel.ranks", "2", "2"}, "parallel.ranks = [2, 2] is an array of 2 integers; accepted: 3 integers");
   refused("[[source]]\nposition = [0, 0, 0]\n[[source]]\nposition = [0, 0, 0]\n[[source]]\nposition = [1, 2]\n", {},
-          "source[2].position must be 3 numbers [x, y, z] (m), not [1, 2]");
+          "source[2].position = [1, 2] is an array of 2 integers; accepted: 3 numbers [x, y, z], finite metres");
   refused("[[velocity.layer]]\ntop = 0\nspeed = 1500\n[[velocity.layer]]\ntop = 100\nspeed = \"fast\"\n", {},
-          "velocity.layer[1].speed must be a number, not 'fast'");
-  refused("[receivers]\npositions = [1, 2, 3]\n", {}, "receivers.positions[0] must be 3 numbers");
-  refused("[receivers]\npositions = 3\n", {}, "receivers.positions must be an array of points");
+          "velocity.layer[1].speed = 'fast' is a string; accepted: a number, speed > 0");
+  refused("[receivers]\npositions = [1, 2, 3]\n", {}, "receivers.positions[0] = 1 is an integer; accepted: 3 numbers");
+  refused("[receivers]\npositions = 3\n", {}, "receivers.positions = 3 is an integer; accepted: an array of points");
   refused("[[receivers.plane]]\norigin = [0, 0, 0]\nto_a = [1, 0, 0]\nto_b = [0, 1, 0]\ncount = 4\n", {},
-          "receivers.plane[0].count must be 2 integers");
+          "receivers.plane[0].count = 4 is an integer; accepted: 2 integers");
   refused("[[source]]\nposition = [0, 0, 0]\nposition = [1, 1, 1]\n", {}, ":10: ");  // a key twice: TOML's error
-  expect_error([&] { read_seismic_deck(write("grid = 3\n"), {}); }, "grid must be a table ([grid]), not 3");
+  expect_error([&] { read_seismic_deck(write("grid = 3\n"), {}); }, "grid = 3 is an integer; accepted: a table ([grid])");
   expect_error([&] { read_seismic_deck(write("[source]\nposition = [0, 0, 0]\n"), {}); },
-               "source must be an array of tables ([[source]]), not a table");
+               "source is a table; accepted: an array of tables ([[source]])");
 }
 
 TEST_F(SeismicDeck, EachRangeErrorNamesItsKey) {
@@ -409,7 +409,7 @@ TEST_F(SeismicDeck, EachRangeErrorNamesItsKey) {
       {{"--parallel.ranks", "1", "-1", "1"}, "parallel.ranks[1] = -1 is outside ranks >= 0"},
       {{"--parallel.transport", "tcp"}, "parallel.transport = 'tcp' is unknown; accepted: auto, local, mpi, mpi-gpu"},
       {{"--parallel.overlap", "maybe"}, "parallel.overlap = 'maybe' is unknown; accepted: auto, true, false"},
-      {{"--parallel.gpu_aware", "true"}, "parallel.gpu_aware must be a string, not true"},
+      {{"--parallel.gpu_aware", "true"}, "parallel.gpu_aware = true is a boolean; accepted: auto, yes, no"},
       {{"--parallel.gpu_aware", "perhaps"}, "parallel.gpu_aware = 'perhaps' is unknown; accepted: auto, yes, no"},
   };
   for (const Case& c : cases) {
@@ -443,8 +443,8 @@ TEST_F(SeismicDeck, RequiredKeysAreNamed) {
   refused("", {"--velocity.model", "gradient", "--velocity.speed", "0"}, "velocity.speed = 0 is outside speed > 0");
   refused("", {"--velocity.model", "layered"}, "velocity.layer is required for velocity.model = 'layered'");
   refused("", {"--velocity.model", "file"}, "velocity.file is required for velocity.model = 'file'");
-  refused("", {"--velocity.model", "segy"}, "velocity.file is required for velocity.model = 'segy': a SEG-Y velocity file");
-  refused("[[source]]\nfrequency = 5\n", {}, "source[0].position is required: every [[source]] gives position");
+  refused("", {"--velocity.model", "segy"}, "velocity.file is required for velocity.model = 'segy'; accepted: a SEG-Y velocity file");
+  refused("[[source]]\nfrequency = 5\n", {}, "source[0].position is required; accepted: every [[source]] gives position");
   refused("[[velocity.layer]]\ntop = 0\n", {}, "velocity.layer[0].speed is required");
   refused("[[receivers.line]]\nfrom = [0, 0, 0]\ncount = 3\n", {}, "receivers.line[0].to is required");
   refused("[[receivers.plane]]\norigin = [0, 0, 0]\nto_a = [1, 0, 0]\nto_b = [0, 1, 0]\n", {},
@@ -658,7 +658,7 @@ TEST_F(SeismicDeck, MakeVelocityBuildsTheNamedModel) {
            "[[velocity.layer]]\ntop = 20\nspeed = 3000\n");
   EXPECT_EQ(make_velocity(l)->fill(Box{{0, 0, 0}, {1, 1, 4}}, 10), (std::vector<double>{1500, 1500, 3000, 3000}));
   const wavefd::SeismicDeck bad = read("model = \"layered\"\n[[velocity.layer]]\ntop = 10\nspeed = 1500\n");
-  expect_error([&] { make_velocity(bad); }, "velocity.layer[0].top = 10 must be 0");
+  expect_error([&] { make_velocity(bad); }, "velocity.layer[0].top = 10 is not 0; accepted: top = 0");
   // A raw file whose header matches grid.n and grid.spacing.
   const std::string raw = (dir_ / "v.raw").string();
   write_raw_velocity(raw, {2, 2, 2}, 10, std::vector<float>(8, 1750.0f));

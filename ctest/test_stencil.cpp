@@ -573,7 +573,7 @@ TEST(CheckConsistent, Errors) {
   {
     Pts p = seven();
     for (double& x : p.w) x *= 2;
-    expect_error([&] { check_consistent(p.o, p.w, what); }, "second moment m_xx = sum a l_x l_x is 4, expected 2");
+    expect_error([&] { check_consistent(p.o, p.w, what); }, "second moment m_xx = sum a l_x l_x is 4; accepted: 2");
   }
   {
     // Mixed moment: +a on the (1,1,0) diagonal, -a on the (1,-1,0) one.
@@ -586,7 +586,7 @@ TEST(CheckConsistent, Errors) {
       p.o.push_back(o);
       p.w.push_back(-0.25);
     }
-    expect_error([&] { check_consistent(p.o, p.w, what); }, "second moment m_xy = sum a l_x l_y is 1, expected 0");
+    expect_error([&] { check_consistent(p.o, p.w, what); }, "second moment m_xy = sum a l_x l_y is 1; accepted: 0");
   }
   {
     // Consistent but unstable: 7-point + (18 centre, -4 faces, +1 at distance 2), which has zero
@@ -602,7 +602,7 @@ TEST(CheckConsistent, Errors) {
     expect_error([&] { check_consistent(p.o, p.w, what); }, what + ": no stable Courant number");
     EXPECT_EQ(max_stable_courant(p.o, p.w), 0.0);
   }
-  expect_error([&] { check_consistent({}, {}, what); }, what + ": no points");
+  expect_error([&] { check_consistent({}, {}, what); }, what + " holds no points; accepted: ");
 }
 
 // --- custom files -------------------------------------------------------------------------------
@@ -655,9 +655,10 @@ TEST(Custom, Errors) {
   expect_error([&] { load_custom(t.path("missing.txt")); },
                "custom stencil file '" + t.path("missing.txt") + "': cannot be read");
   const std::string bad = t.write("bad.txt", "0 0 0 -6\n# c\n1 0 x 1\n");
-  expect_error([&] { load_custom(bad); }, "custom stencil file '" + bad + "', line 3: expected 'dx dy dz weight'");
-  expect_error([&] { load_custom(t.write("extra.txt", "0 0 0 -6 7\n")); }, "line 1: expected");
-  expect_error([&] { load_custom(t.write("frac.txt", "1.5 0 0 1\n")); }, "line 1: expected");
+  expect_error([&] { load_custom(bad); },
+               "custom stencil file '" + bad + "', line 3: '1 0 x 1' is not a stencil point; accepted: 'dx dy dz weight'");
+  expect_error([&] { load_custom(t.write("extra.txt", "0 0 0 -6 7\n")); }, "line 1: '0 0 0 -6 7' is not a stencil point; accepted: ");
+  expect_error([&] { load_custom(t.write("frac.txt", "1.5 0 0 1\n")); }, "line 1: '1.5 0 0 1' is not a stencil point; accepted: ");
   expect_error([&] { load_custom(t.write("far.txt", "0 0 0 0\n33 0 0 1\n")); },
                "line 2: offset component 33 is out of range; accepted: -32..32");
   expect_error([&] { load_custom(t.write("empty.txt", "")); }, "no points");

@@ -27,7 +27,9 @@ if(NOT Python3_FOUND OR Python3_VERSION VERSION_LESS 3.12)
 endif()
 
 set(HOSTILE_DIR ${CMAKE_CURRENT_LIST_DIR})
-set(HOSTILE_ARGS --exe ${WAVEFD_EXE} --qs ${QS} --small ${SMALL} --data ${DATA} --tmp ${CLI_DIR}/hostile)
+# --strict-accepted: every error line of a bad input states what is accepted (issue 36's format).
+set(HOSTILE_ARGS --exe ${WAVEFD_EXE} --qs ${QS} --small ${SMALL} --data ${DATA} --tmp ${CLI_DIR}/hostile
+    --strict-accepted)
 if(WAVEFD_HAVE_MPI)
   list(APPEND HOSTILE_ARGS --mpi --mpiexec ${MPIEXEC_EXECUTABLE} "--np-flag=${MPIEXEC_NUMPROC_FLAG}")
 else()

@@ -13,8 +13,9 @@ The contract (a case may relax a part of it where it says so):
   - the expected exit code: 2 for bad input unless the case says otherwise, 0 for a success;
   - a failure prints exactly one line on stderr (under mpiexec: of the lines starting with
     "wavefd"), starting with "wavefd: error: " and matching the case's regex (usually the
-    parameter, e.g. grid\\.n); with `accepted` it should hold "; accepted: " (counted apart, a
-    failure only with strict = true or --strict-accepted);
+    parameter, e.g. grid\\.n); with `accepted` (or --accepted, for every case that does not set
+    accepted = false: a run that fails, not an input) it should hold "; accepted: " (counted
+    apart, a failure only with strict = true or --strict-accepted, which CTest passes);
   - no "internal:" text, no control bytes (other than newline and tab) and only UTF-8 on stdout and
     on stderr's lines;
   - nothing left in the work directory that the case does not list in `expect` (those must exist
@@ -626,7 +627,7 @@ def execute(run: Run, env: Env, base: str, work: str, home: str, started: float)
             return res("FAIL", "stderr line does not start with 'wavefd: error: '")
         if "regex" in c and not re.search(c["regex"], line):
             return res("FAIL", f"stderr does not match {c['regex']!r}")
-        if c.get("accepted", False) or env.accepted_all:
+        if c.get("accepted", env.accepted_all):
             lacks = "; accepted: " not in line
             if lacks and (c.get("strict", False) or env.strict_accepted):
                 return res("FAIL", "no '; accepted: ' in the message", lacks)

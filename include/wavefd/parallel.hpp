@@ -13,6 +13,7 @@ namespace wavefd {
 int world_rank();  // 0 without MPI or before MPI_Init
 int world_size();  // 1 without MPI or before MPI_Init
 int node_local_rank();  // rank among those sharing this node (MPI_COMM_TYPE_SHARED)
+int node_ranks();       // the ranks sharing this node
 
 // An error every rank knows about: main() prints it once (rank 0) and every rank exits normally.
 class AgreedError : public Error {
@@ -59,6 +60,9 @@ std::string nccl_version();  // "" when this build has no NCCL
 // `gpu_aware` is parallel.gpu_aware: auto (ask the library; mpi-gpu needs a "yes"), yes (for
 // libraries that cannot tell, e.g. Cray MPICH with MPICH_GPU_SUPPORT_ENABLED=1) or no.
 bool transport_available(Transport t, const std::string& gpu_aware = "auto", std::string* why_not = nullptr);
+// The transports this build and MPI library offer, as a message lists them ("local, mpi"); with
+// `links_only`, those that move ghosts between ranks (no local).
+std::string available_transports(const std::string& gpu_aware, bool links_only = false);
 // parallel.transport = auto: local on one rank; else nccl when built, then mpi-gpu when the
 // library is GPU-aware, then mpi. Any other value is checked against this build. Throws Error.
 Transport choose_transport(const std::string& requested, int ranks, const std::string& gpu_aware = "auto");

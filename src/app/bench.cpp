@@ -131,7 +131,9 @@ std::vector<BenchCase> plan_cases(const BenchCommand& b, const std::vector<Stenc
       for (const Variant* v : chosen_variants(b.variant, s, p))
         for (const Tile& t : tiles.for_variant(*v, s, p)) cases.push_back({&s, pname, v, t});
     }
-  if (cases.empty()) throw Error("--variant = '" + b.variant + "' matched no variant supporting the stencil");
+  if (cases.empty())
+    throw Error("--variant = '" + b.variant + "' matched no variant supporting the stencil; accepted: all, auto, or a "
+                "variant `wavefd info` lists for it");
   return cases;
 }
 
@@ -234,11 +236,9 @@ int BenchCommand::execute() {
   ParallelSpec par;
   Index3 grid{};
   agree([&] {
-    if (n.size() != 3) throw Error("--n needs 3 values nx ny nz");
+    if (n.size() != 3) throw Error("--n needs 3 values; accepted: nx ny nz");
     grid = {n[0], n[1], n[2]};
-    if (steps < 1) throw Error("--steps = " + std::to_string(steps) + " must be >= 1");
-    if (reps < 1) throw Error("--reps = " + std::to_string(reps) + " must be >= 1");
-    if (warmup < 0) throw Error("--warmup = " + std::to_string(warmup) + " must be >= 0");
+    check_repetitions(steps, reps, warmup, "--steps");
     if (!sweep.empty() && sweep != "hamilton") throw Error("--sweep = '" + sweep + "' is unknown; accepted: hamilton");
     with_flag_names([&] {
       for (const auto& p : precisions) parse_precision(p);

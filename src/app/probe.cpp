@@ -250,7 +250,8 @@ std::vector<Transport> chosen_transports(const std::string& list, const std::str
                     "mpi, mpi-gpu, nccl");
       std::string why;
       if (!transport_available(t, gpu_aware, &why))
-        throw Error("--transport = '" + item + "' is not available: " + why);
+        throw Error("--transport = '" + item + "' is not available: " + why +
+                    "; accepted: all, or a comma-separated list of " + available_transports(gpu_aware, true));
       out.push_back(t);
     }
   }
@@ -270,10 +271,8 @@ int ProbeCommand::execute() {
 #ifndef WAVEFD_HAVE_MPI
     throw Error("wavefd probe needs MPI; this build has none (configure with WAVEFD_ENABLE_MPI=ON)");
 #endif
-    if (n.size() != 3) throw Error("--n needs 3 values nx ny nz");
-    if (iters < 1) throw Error("--iters = " + std::to_string(iters) + " must be >= 1");
-    if (reps < 1) throw Error("--reps = " + std::to_string(reps) + " must be >= 1");
-    if (warmup < 0) throw Error("--warmup = " + std::to_string(warmup) + " must be >= 0");
+    if (n.size() != 3) throw Error("--n needs 3 values; accepted: nx ny nz");
+    check_repetitions(iters, reps, warmup, "--iters");
     if (precision != "float" && precision != "double")
       throw Error("--precision = '" + precision + "' is unknown; accepted: float, double");
     with_flag_names([&] { setup.periodic = parse_boundary(boundary) == Boundary::periodic; });

@@ -185,7 +185,7 @@ int RunCommand::execute() {
   agree([&] {
     s = build_stencil(c.stencil);
     precision = parse_precision(c.precision);
-    if (c.n.size() != 3) throw Error("grid.n needs 3 values nx ny nz");
+    if (c.n.size() != 3) throw Error("grid.n needs 3 values; accepted: nx ny nz");
     const Index3 global{c.n[0], c.n[1], c.n[2]};
     spec.domain = Domain::single(global);
     spec.boundary = parse_boundary(c.boundary);
@@ -194,18 +194,23 @@ int RunCommand::execute() {
     check_courant(s, spec.courant);
     check_grid_extents(global, s.radius, "grid.n");  // counts that fit, before anything is counted
     (void)make_layout(global, s.radius, c.pad, 4);     // extents vs halo
-    if (c.steps < 1) throw Error("scheme.steps = " + std::to_string(c.steps) + " must be >= 1");
+    if (c.steps < 1)
+      throw Error("scheme.steps = " + std::to_string(c.steps) + " is outside steps >= 1; accepted: time steps, >= 1");
     if (c.init != "pulse" && c.init != "mode")
       throw Error("scheme.init = '" + c.init + "' is unknown; accepted: pulse, mode");
     const double largest = precision == Precision::f32 ? std::numeric_limits<float>::max()
                                                        : std::numeric_limits<double>::max();
     if (!(c.amplitude > 0 && c.amplitude <= largest))
       throw Error("scheme.amplitude = " + format_number(c.amplitude) + " is outside 0 < a <= " +
-                  format_number(largest) + " (the largest " + c.precision + ")");
-    if (!(c.status_interval > 0)) throw Error("output.status_interval must be > 0 seconds");
+                  format_number(largest) + "; accepted: a peak above 0, at most the largest " + c.precision);
+    if (!(c.status_interval > 0))
+      throw Error("output.status_interval = " + format_number(c.status_interval) +
+                  " is outside status_interval > 0; accepted: seconds between status lines, > 0");
     if (c.check_interval < 1)
-      throw Error("output.check_interval = " + std::to_string(c.check_interval) + " must be >= 1 (steps)");
-    if (c.ranks.size() != 3) throw Error("parallel.ranks needs 3 values px py pz (0 = chosen by wavefd)");
+      throw Error("output.check_interval = " + std::to_string(c.check_interval) +
+                  " is outside check_interval >= 1; accepted: steps between finiteness checks, >= 1");
+    if (c.ranks.size() != 3)
+      throw Error("parallel.ranks needs 3 values; accepted: px py pz with px * py * pz = the ranks (0 = chosen by wavefd)");
     const Index3 requested{c.ranks[0], c.ranks[1], c.ranks[2]};
     spec.parallel.rank_grid = choose_rank_grid(ranks, global, requested, s.radius);
     spec.parallel.rank = rank;

@@ -34,7 +34,7 @@ ParallelSpec SplitOptions::resolve(const Index3& grid, int halo, bool periodic, 
   ParallelSpec par;
   const int size = world_size();
   with_flag_names([&] {
-    if (ranks.size() != 3) throw Error("--ranks needs 3 values px py pz (0 = chosen by wavefd)");
+    if (ranks.size() != 3) throw Error("--ranks needs 3 values; accepted: px py pz with px * py * pz = the ranks (0 = chosen by wavefd)");
     (void)make_layout(grid, halo, true, 4);  // every extent at least the halo
     par.rank_grid = choose_rank_grid(size, grid, {ranks[0], ranks[1], ranks[2]}, halo);
     par.rank = world_rank();
@@ -43,6 +43,17 @@ ParallelSpec SplitOptions::resolve(const Index3& grid, int halo, bool periodic, 
     par.overlap = resolve_overlap(overlap, par.transport, size, "--overlap");
   });
   return par;
+}
+
+void check_repetitions(long long count, long long reps, long long warmup, const std::string& count_flag) {
+  auto at_least = [](const std::string& flag, long long value, long long min, const std::string& what) {
+    if (value < min)
+      throw Error(flag + " = " + std::to_string(value) + " is outside " + flag.substr(2) + " >= " + std::to_string(min) +
+                  "; accepted: " + what);
+  };
+  at_least(count_flag, count, 1, count_flag == "--iters" ? "exchanges per repetition, >= 1" : "steps per repetition, >= 1");
+  at_least("--reps", reps, 1, "timed repetitions, >= 1");
+  at_least("--warmup", warmup, 0, "untimed repetitions first, >= 0");
 }
 
 Index3 largest_subdomain(const Index3& grid, const Index3& rank_grid) {

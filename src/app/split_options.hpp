@@ -30,6 +30,10 @@ struct SplitOptions {
 // parallel.transport, parallel.gpu_aware) replaced by these commands' flags.
 void with_flag_names(const std::function<void()>& check);
 
+// The timing loop's counts of bench, tune and probe: `count` (named by `count_flag`, --steps or
+// --iters) and --reps at least 1, --warmup at least 0. Throws Error naming the flag.
+void check_repetitions(long long count, long long reps, long long warmup, const std::string& count_flag);
+
 // The largest subdomain of a split: rank 0's, since the first ranks of each axis take the remainder.
 Index3 largest_subdomain(const Index3& grid, const Index3& rank_grid);
 

@@ -69,8 +69,8 @@ int TuneCommand::execute() {
   };
   std::vector<std::vector<Candidate>> plan;
   agree([&] {
-    if (n.size() != 3) throw Error("--n needs 3 values nx ny nz");
-    if (steps < 1 || reps < 1 || warmup < 0) throw Error("--steps and --reps must be >= 1, --warmup >= 0");
+    if (n.size() != 3) throw Error("--n needs 3 values; accepted: nx ny nz");
+    check_repetitions(steps, reps, warmup, "--steps");
     s = build_stencil(stencil);
     with_flag_names([&] {
       for (const auto& p : precisions) parse_precision(p);

@@ -141,8 +141,9 @@ void tune_precision(const SeismicModel& m, const std::vector<double>& speeds, co
 }  // namespace
 
 int TuneCommand::tune_seismic() {
-  if (world_size() > 1) throw Error("tune --seismic runs on one rank (it tunes the inner box of one rank's grid)");
-  if (steps < 1 || reps < 1 || warmup < 0) throw Error("--steps and --reps must be >= 1, --warmup >= 0");
+  if (world_size() > 1) throw Error("tune --seismic runs on one rank (it tunes the inner box of one rank's grid); accepted: 1 rank, "
+                "not " + std::to_string(world_size()));
+  check_repetitions(steps, reps, warmup, "--steps");
   const SeismicDeck d = read_seismic_deck(seismic, {});
   const auto velocity = make_velocity(d);
   const std::vector<double> speeds = velocity->fill(Box{{0, 0, 0}, d.n}, d.spacing);

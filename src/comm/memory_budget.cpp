@@ -11,9 +11,6 @@
 #include <limits>
 #include <sstream>
 #include <string>
-#ifdef WAVEFD_HAVE_MPI
-#include <mpi.h>
-#endif
 
 #include "wavefd/grid.hpp"
 #include "wavefd/parallel.hpp"
@@ -74,22 +71,6 @@ Budget device_budget() {
   return b;
 }
 
-// Ranks sharing this node.
-int ranks_on_node() {
-  int n = 1;
-#ifdef WAVEFD_HAVE_MPI
-  int on = 0, off = 0;
-  MPI_Initialized(&on);
-  MPI_Finalized(&off);
-  if (!on || off) return 1;
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  MPI_Comm_size(node, &n);
-  MPI_Comm_free(&node);
-#endif
-  return n;
-}
-
 std::string gib(double bytes) {
   char s[32];
   std::snprintf(s, sizeof s, bytes < 0.1 * kGiB ? "%.3g GiB" : "%.1f GiB", bytes / kGiB);
@@ -97,7 +78,7 @@ std::string gib(double bytes) {
 }
 
 Budget rank_budget() {
-  const int node = ranks_on_node();
+  const int node = node_ranks();
   if (kHostBuild) return host_budget(node);
   Budget b = device_budget();
   const int devices = std::max(1, Kokkos::num_devices());

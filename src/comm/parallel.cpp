@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 #ifdef WAVEFD_HAVE_MPI
 #include <mpi.h>
@@ -52,17 +53,24 @@ int world_size() {
   return s;
 }
 
-int node_local_rank() {
-  int r = 0;
+namespace {
+// This rank's place among the ranks of its node (MPI_COMM_TYPE_SHARED): {rank, size}.
+std::pair<int, int> node_place() {
+  int r = 0, n = 1;
 #ifdef WAVEFD_HAVE_MPI
-  if (!mpi_on()) return 0;
+  if (!mpi_on()) return {r, n};
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   MPI_Comm_rank(node, &r);
+  MPI_Comm_size(node, &n);
   MPI_Comm_free(&node);
 #endif
-  return r;
+  return {r, n};
 }
+}  // namespace
+
+int node_local_rank() { return node_place().first; }
+int node_ranks() { return node_place().second; }
 
 void agree(const std::function<void()>& check) {
   std::string message;
@@ -307,13 +315,22 @@ bool transport_available(Transport t, const std::string& gpu_aware, std::string*
   return why.empty();
 }
 
+std::string available_transports(const std::string& gpu_aware, bool links_only) {
+  std::string names;
+  for (Transport t : {Transport::local, Transport::mpi, Transport::mpi_gpu, Transport::nccl})
+    if (!(links_only && t == Transport::local) && transport_available(t, gpu_aware))
+      names += (names.empty() ? "" : ", ") + std::string(to_string(t));
+  return names.empty() ? "none in this build" : names;
+}
+
 Transport choose_transport(const std::string& requested, int ranks, const std::string& gpu_aware) {
   (void)transport_available(Transport::local, gpu_aware);  // refuses an unknown parallel.gpu_aware
   if (requested != "auto") {
     const Transport t = parse_transport(requested);
     std::string why;
     if (!transport_available(t, gpu_aware, &why))
-      throw Error("parallel.transport = '" + requested + "' is not available: " + why);
+      throw Error("parallel.transport = '" + requested + "' is not available: " + why +
+                  "; accepted: auto, " + available_transports(gpu_aware));
     if (t == Transport::local && ranks > 1)
       throw Error("parallel.transport = 'local' runs on one rank; got " + std::to_string(ranks) +
                   " ranks; accepted: auto, mpi, mpi-gpu, nccl");

@@ -1,5 +1,6 @@
 #include "wavefd/config.hpp"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -43,10 +44,11 @@ Stencil build_stencil(const StencilConfig& c) {
     case Family::star: return make_star(c.M);
     case Family::compact: return make_compact(c.R);
     case Family::box:
-      if (c.q.size() != 3) throw Error("stencil.q needs 3 integers q1 q2 q3");
+      if (c.q.size() != 3) throw Error("stencil.q needs 3 integers; accepted: q1 q2 q3 with q1 >= q2 >= q3 >= 0, q1 <= 6");
       return make_box({c.q[0], c.q[1], c.q[2]});
     case Family::custom:
-      if (c.file.empty()) throw Error(c.file_key + " is required for the custom family");
+      if (c.file.empty())
+        throw Error(c.file_key + " is required for the custom family; accepted: a file of lines 'dx dy dz weight'");
       return load_custom_as(c);
   }
   throw Error("stencil.family: unhandled family");
@@ -145,6 +147,26 @@ void check_deck_type(const DeckWords& v, const CLI::Option& opt, const std::stri
                 "; accepted: " + wanted + " (" + opt.get_description() + ")");
   }
 }
+
+// "n, boundary, pad in [grid]" when `key`'s section exists, else the sections: what a deck may hold.
+std::string accepted_deck_keys(const CLI::App& run, const std::string& key) {
+  const std::string section = key.substr(0, key.find('.'));
+  std::vector<std::string> sections;
+  std::string in_section;
+  for (const CLI::Option* opt : run.get_options()) {
+    for (const std::string& name : opt->get_lnames()) {
+      const std::size_t dot = name.find('.');
+      if (dot == std::string::npos) continue;
+      const std::string s = name.substr(0, dot);
+      if (std::find(sections.begin(), sections.end(), s) == sections.end()) sections.push_back(s);
+      if (s == section) in_section += (in_section.empty() ? "" : ", ") + name.substr(dot + 1);
+    }
+  }
+  if (!in_section.empty() && key.find('.') != std::string::npos) return in_section + " in [" + section + "]";
+  std::string all;
+  for (const std::string& s : sections) all += (all.empty() ? "" : ", ") + s;
+  return "the sections " + all;
+}
 }  // namespace
 
 std::vector<std::string> expand_deck(const CLI::App& run, const std::string& deck,
@@ -156,10 +178,11 @@ std::vector<std::string> expand_deck(const CLI::App& run, const std::string& dec
   for (const auto& a : rest)
     if (a.rfind("--", 0) == 0) explicit_keys.insert(a.substr(2, a.find('=') - 2));
   std::vector<std::string> args{deck};
-  std::string unknown;
+  std::string unknown, first_unknown;
   for (const DeckWords& v : values) {
     const CLI::Option* opt = run.get_option_no_throw("--" + v.key);
     if (opt == nullptr || v.key == "help") {
+      if (unknown.empty()) first_unknown = v.key;
       unknown += (unknown.empty() ? "" : ", ") + v.key;
       continue;
     }
@@ -171,7 +194,8 @@ std::vector<std::string> expand_deck(const CLI::App& run, const std::string& dec
     else args.push_back("--" + v.key), args.insert(args.end(), v.words.begin(), v.words.end());
   }
   if (!unknown.empty())
-    throw Error("deck '" + deck + "': unknown key(s) " + unknown + "; see `wavefd run --help`");
+    throw Error("deck '" + deck + "': unknown key(s) " + unknown + "; accepted: " + accepted_deck_keys(run, first_unknown) +
+                " (see `wavefd run --help`)");
   args.insert(args.end(), rest.begin(), rest.end());
   return args;
 }

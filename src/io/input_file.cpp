@@ -11,6 +11,16 @@
 #include "wavefd/types.hpp"
 
 namespace wavefd {
+
+std::string file_kind(unsigned mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a pipe (FIFO)";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
 namespace {
 
 constexpr std::size_t kMaxBytes = std::size_t(64) << 20;
@@ -33,14 +43,6 @@ std::string system_reason(int error) {
   }
 }
 
-std::string kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "it is a directory";
-  if (S_ISCHR(mode)) return "it is a character device";
-  if (S_ISBLK(mode)) return "it is a block device";
-  if (S_ISSOCK(mode)) return "it is a socket";
-  if (S_ISFIFO(mode)) return "it is a pipe";
-  return "it is not a regular file";
-}
 
 // Refuses what `path` names unless it is a regular file (or, when `pipes`, a pipe), before it is
 // opened: opening a device can block or have effects of its own.
@@ -48,7 +50,7 @@ void check_kind(const std::string& path, const std::string& subject, bool pipes,
   if (path.empty()) refuse(subject, "the name is empty", accepted);
   struct stat st{};
   if (::stat(path.c_str(), &st) != 0) refuse(subject, system_reason(errno), accepted);
-  if (!S_ISREG(st.st_mode) && !(pipes && S_ISFIFO(st.st_mode))) refuse(subject, kind_of(st.st_mode), accepted);
+  if (!S_ISREG(st.st_mode) && !(pipes && S_ISFIFO(st.st_mode))) refuse(subject, "it is " + file_kind(st.st_mode), accepted);
 }
 
 // Reads `path` after check_kind: the descriptor is checked again (the file may have changed).
@@ -60,7 +62,7 @@ std::string read_text(const std::string& path, const std::string& subject) {
   std::string why;
   struct stat st{};
   if (::fstat(fd, &st) != 0) why = system_reason(errno);
-  else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) why = kind_of(st.st_mode);
+  else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) why = "it is " + file_kind(st.st_mode);
   char buffer[65536];
   while (why.empty()) {
     const ssize_t got = ::read(fd, buffer, sizeof buffer);

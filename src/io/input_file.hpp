@@ -18,6 +18,9 @@ const std::string& read_input(const std::string& path, const std::string& subjec
 // nullopt when `path` does not exist and `missing_ok`.
 std::optional<std::string> read_input_now(const std::string& path, const std::string& subject, bool missing_ok);
 
+// What a file that is not a regular one is, for messages: "a directory", "a pipe (FIFO)".
+std::string file_kind(unsigned mode);
+
 // For readers that open `path` themselves and seek in it (velocity models): throws the same
 // Errors unless it is a regular file this process can read.
 void check_regular_input(const std::string& path, const std::string& subject);

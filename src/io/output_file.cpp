@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 
+#include "input_file.hpp"
 #include "wavefd/types.hpp"
 
 namespace wavefd {
@@ -26,14 +27,6 @@ constexpr const char* kAcceptedPath = "accepted: a new file or a regular file to
 
 std::string quoted(const std::string& key, const std::string& path) { return key + " = '" + path + "'"; }
 
-std::string kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a pipe (FIFO)";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
 
 // --- files to remove on SIGINT/SIGTERM -----------------------------------------------------------
 // A list the signal handler may walk at any moment, from any thread: nodes are never freed, a
@@ -130,11 +123,11 @@ std::string resolve_target(const std::string& path, const std::string& key) {
     throw Error(quoted(key, path) + " cannot be used: " + std::strerror(errno) + "; " + kAcceptedPath);
   }
   if (S_ISREG(st.st_mode)) return path;
-  if (!S_ISLNK(st.st_mode)) throw Error(quoted(key, path) + " is " + kind_of(st.st_mode) + "; " + kAcceptedPath);
+  if (!S_ISLNK(st.st_mode)) throw Error(quoted(key, path) + " is " + file_kind(st.st_mode) + "; " + kAcceptedPath);
   if (::stat(path.c_str(), &st) != 0)
     throw Error(quoted(key, path) + " is a symlink to nothing (" + std::strerror(errno) + "); " + kAcceptedPath);
   if (!S_ISREG(st.st_mode))
-    throw Error(quoted(key, path) + " is a symlink to " + kind_of(st.st_mode) + "; " + kAcceptedPath);
+    throw Error(quoted(key, path) + " is a symlink to " + file_kind(st.st_mode) + "; " + kAcceptedPath);
   std::error_code ec;
   const fs::path real = fs::canonical(path, ec);
   if (ec) throw Error(quoted(key, path) + " cannot be resolved: " + ec.message() + "; " + kAcceptedPath);
@@ -259,7 +252,7 @@ void OutputFile::commit() {
   // The target may have changed since the check (another program): a regular file or nothing.
   struct stat now {};
   if (::lstat(target_.c_str(), &now) == 0 && !S_ISREG(now.st_mode))
-    fail("it became " + kind_of(now.st_mode) + " during the run");
+    fail("it became " + file_kind(now.st_mode) + " during the run");
   if (::rename(temporary_.c_str(), target_.c_str()) != 0) fail(std::strerror(errno));
   drop_pending(node_of(temporary_));
   committed_ = true;
@@ -293,7 +286,7 @@ void RunOutputs::keep() {
     const std::string unfinished = f.path + kUnfinished;
     struct stat now {};
     if (::lstat(f.path.c_str(), &now) == 0 && !S_ISREG(now.st_mode))  // appeared during the run
-      throw Error(quoted(f.key, f.path) + " is " + kind_of(now.st_mode) + " now; " + kAcceptedPath);
+      throw Error(quoted(f.key, f.path) + " is " + file_kind(now.st_mode) + " now; " + kAcceptedPath);
     if (::rename(unfinished.c_str(), f.path.c_str()) != 0)
       throw Error(quoted(f.key, f.path) + " could not be written: renaming '" + unfinished + "' failed: " +
                   std::strerror(errno));  // the destructor removes what is left

@@ -17,6 +17,7 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -37,6 +38,10 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kDefaultCfl = 0.8;  // minimod's, and the header's documented default
 // Receivers a deck may place: their positions and traces must fit in memory long before this.
 constexpr std::int64_t kMaxReceivers = 10'000'000;
+constexpr std::string_view kExclusiveCflDt =
+    "scheme.cfl and scheme.dt are exclusive; accepted: one of them (cfl, the fraction of the stable step, or dt in s)";
+constexpr std::string_view kStepsOrTime =
+    "scheme.steps or scheme.time is required; accepted: the number of steps, or the simulated time in s";
 
 // --- values as the deck gives them ----------------------------------------------------------------
 
@@ -61,8 +66,29 @@ std::string shown(const toml::node& v) {
   return "a date or time";
 }
 
-[[noreturn]] void wrong_type(const std::string& key, const std::string& expected, const toml::node& v) {
-  throw Error(key + " must be " + expected + ", not " + shown(v));
+// What a value is, for a message about its type: "a string", "an array of 2 integers".
+std::string value_kind(const toml::node& v) {
+  if (v.is_string()) return "a string";
+  if (v.is_integer()) return "an integer";
+  if (v.is_floating_point()) return "a float";
+  if (v.is_boolean()) return "a boolean";
+  if (v.is_table()) return "a table";
+  if (const auto* a = v.as_array()) {
+    if (a->empty()) return "an empty array";
+    const std::string each = value_kind(*a->get(0));
+    for (std::size_t i = 1; i < a->size(); ++i)
+      if (value_kind(*a->get(i)) != each) return "an array of " + std::to_string(a->size()) + " mixed values";
+    const std::string noun = each.substr(each.find(' ') + 1);
+    return a->size() == 1 ? "an array of 1 " + noun : "an array of " + std::to_string(a->size()) + " " + noun + "s";
+  }
+  return "a date or time";
+}
+
+// "grid.spacing = 'ten' is a string; accepted: a number, spacing > 0 (a finite spacing in metres)".
+[[noreturn]] void wrong_type(const std::string& key, const std::string& expected, const toml::node& v,
+                             const std::string& range = "") {
+  const std::string value = v.is_table() || v.is_date() || v.is_time() || v.is_date_time() ? "" : " = " + shown(v);
+  throw Error(key + value + " is " + value_kind(v) + "; accepted: " + expected + (range.empty() ? "" : ", " + range));
 }
 
 // "grid.n[1]" -> "n", "source[0].frequency" -> "frequency": the name a range is written with.
@@ -98,35 +124,36 @@ void check_range(double x, const std::string& shown_value, const std::string& ke
     throw Error(key + " = " + shown_value + " is outside " + b.text(short_name(key)) + "; accepted: " + meaning);
 }
 
-double as_number(const toml::node& v, const std::string& key) {
+// `range` completes a type error's accepted part ("spacing > 0 (a finite spacing in metres)").
+double as_number(const toml::node& v, const std::string& key, const std::string& range = "") {
   if (const auto* i = v.as_integer()) return double(i->get());  // integers are accepted where floats are
   if (const auto* f = v.as_floating_point()) return f->get();
-  wrong_type(key, "a number", v);
+  wrong_type(key, "a number", v, range);
 }
 
-std::int64_t as_integer(const toml::node& v, const std::string& key) {
+std::int64_t as_integer(const toml::node& v, const std::string& key, const std::string& range = "") {
   if (const auto* i = v.as_integer()) return i->get();
-  wrong_type(key, "an integer", v);
+  wrong_type(key, "an integer", v, range);
 }
 
-std::string as_string(const toml::node& v, const std::string& key) {
+std::string as_string(const toml::node& v, const std::string& key, const std::string& range = "") {
   if (const auto* s = v.as_string()) return s->get();
-  wrong_type(key, "a string", v);
+  wrong_type(key, "a string", v, range);
 }
 
 // An array of exactly `count` elements of one kind ("3 integers", "3 numbers"). A pointer, never
 // null: GCC takes a reference returned next to a temporary argument for a dangling one.
 const toml::array* as_array(const toml::node& v, const std::string& key, std::size_t count, const std::string& what,
-                            bool integers) {
+                            bool integers, const std::string& range = "") {
   const toml::array* a = v.as_array();
   bool fits = a && a->size() == count;
   for (std::size_t i = 0; fits && i < count; ++i) fits = integers ? a->get(i)->is_integer() : a->get(i)->is_number();
-  if (!fits) wrong_type(key, what, v);
+  if (!fits) wrong_type(key, what, v, range);
   return a;
 }
 
 std::array<double, 3> as_point(const toml::node& v, const std::string& key) {
-  const toml::array* a = as_array(v, key, 3, "3 numbers [x, y, z] (m)", false);
+  const toml::array* a = as_array(v, key, 3, "3 numbers [x, y, z]", false, "finite metres");
   std::array<double, 3> p{};
   for (std::size_t d = 0; d < 3; ++d) {
     p[d] = as_number(*a->get(d), key);
@@ -191,7 +218,7 @@ template <class F> struct Plain<std::optional<F>> { using type = F; };
 template <class T, class F>
 Reader number(F T::*field, Bounds b, std::string meaning) {
   return [=](const toml::node& v, const std::string& key, Reading& r) {
-    const double x = as_number(v, key);
+    const double x = as_number(v, key, b.text(short_name(key)) + " (" + meaning + ")");
     check_range(x, format_number(x), key, b, meaning);
     target<T>(r).*field = x;
   };
@@ -201,7 +228,7 @@ template <class T, class F>
 Reader integer(F T::*field, Bounds b, std::string meaning) {
   return [=](const toml::node& v, const std::string& key, Reading& r) {
     using Stored = typename Plain<F>::type;
-    const std::int64_t x = as_integer(v, key);
+    const std::int64_t x = as_integer(v, key, b.text(short_name(key)) + " (" + meaning + ")");
     check_range(double(x), std::to_string(x), key, b, meaning);
     if (x > std::int64_t(std::numeric_limits<Stored>::max()))
       throw Error(key + " = " + std::to_string(x) + " is too large; accepted: at most " +
@@ -216,6 +243,7 @@ Reader choice(std::string T::*field, std::vector<std::string> accepted, bool boo
   return [=](const toml::node& v, const std::string& key, Reading& r) {
     std::string name;
     if (const auto* b = v.as_boolean(); b && boolean_too) name = b->get() ? "true" : "false";
+    else if (!v.is_string()) wrong_type(key, joined(accepted), v);
     else name = as_string(v, key);
     if (std::find(accepted.begin(), accepted.end(), name) == accepted.end())
       throw Error(key + " = '" + name + "' is unknown; accepted: " + joined(accepted));
@@ -237,7 +265,8 @@ Reader point(std::array<double, 3> T::*field) {
 template <std::size_t N>
 std::array<std::int64_t, N> integers(const toml::node& v, const std::string& key, Bounds b,
                                      const std::string& meaning) {
-  const toml::array* a = as_array(v, key, N, std::to_string(N) + " integers", true);
+  const toml::array* a = as_array(v, key, N, std::to_string(N) + " integers", true,
+                                  b.text(short_name(key)) + " (" + meaning + ")");
   std::array<std::int64_t, N> out{};
   for (std::size_t d = 0; d < N; ++d) {
     out[d] = a->get(d)->as_integer()->get();
@@ -257,7 +286,7 @@ void read_ranks(const toml::node& v, const std::string& key, Reading& r) {
 }
 
 void read_line_count(const toml::node& v, const std::string& key, Reading& r) {
-  const std::int64_t count = as_integer(v, key);
+  const std::int64_t count = as_integer(v, key, "count >= 1 (receivers on the line)");
   check_range(double(count), std::to_string(count), key, at_least(1), "receivers on the line");
   if (count > kMaxReceivers)
     throw Error(key + " = " + std::to_string(count) + " is too large; accepted: at most " +
@@ -275,7 +304,7 @@ void read_plane_counts(const toml::node& v, const std::string& key, Reading& r) 
 
 void read_positions(const toml::node& v, const std::string& key, Reading& r) {
   const toml::array* a = v.as_array();
-  if (!a) wrong_type(key, "an array of points [[x, y, z], ...] (m)", v);
+  if (!a) wrong_type(key, "an array of points [[x, y, z], ...]", v, "finite metres");
   for (std::size_t i = 0; i < a->size(); ++i)
     r.deck.receiver_positions.push_back(as_point(*a->get(i), key + "[" + std::to_string(i) + "]"));
 }
@@ -424,12 +453,12 @@ std::string child_path(const std::string& parent, std::string_view name) {
   return parent.empty() ? std::string(name) : parent + "." + std::string(name);
 }
 
-// "unknown key 'grid.nq'; accepted in [grid]: n, spacing" (`label` is "[grid]", "[[source]]", or
+// "unknown key 'grid.nq'; accepted: n, spacing in [grid]" (`label` is "[grid]", "[[source]]", or
 // empty at the top, where the keys are the sections).
 std::string unknown_key(const std::string& key, const Key& parent, const std::string& label) {
   std::vector<std::string> names;
   for (const Key& k : parent.keys) names.push_back(k.name);
-  return "unknown key '" + key + "'; accepted " + (label.empty() ? "sections" : "in " + label) + ": " + joined(names);
+  return "unknown key '" + key + "'; accepted: " + (label.empty() ? "the sections " + joined(names) : joined(names) + " in " + label);
 }
 
 // --- reading the table ----------------------------------------------------------------------------
@@ -465,7 +494,7 @@ void read_key(const toml::node& v, const std::string& key, const Key& spec, Read
     read_table(*t, entry, form, spec, r);
     for (const std::string& name : spec.required)
       if (!t->contains(name))
-        throw Error(entry + "." + name + " is required: every " + form + " gives " + joined(spec.required));
+        throw Error(entry + "." + name + " is required; accepted: every " + form + " gives " + joined(spec.required));
     if (spec.end) spec.end(r);
   }
 }
@@ -473,21 +502,24 @@ void read_key(const toml::node& v, const std::string& key, const Key& spec, Read
 // What a deck needs beyond each key's own checks: the required keys and the pairs of keys that
 // exclude each other.
 void check_whole_deck(const SeismicDeck& d) {
-  if (d.n[0] == 0) throw Error("grid.n is required: the points per axis, e.g. n = [200, 200, 200] in [grid]");
-  if (d.spacing == 0) throw Error("grid.spacing is required: the grid spacing in metres, e.g. spacing = 10 in [grid]");
+  if (d.n[0] == 0)
+    throw Error("grid.n is required; accepted: the points per axis, e.g. n = [200, 200, 200] in [grid]");
+  if (d.spacing == 0)
+    throw Error("grid.spacing is required; accepted: the grid spacing in metres, e.g. spacing = 10 in [grid]");
   if (d.cfl && d.dt)
-    throw Error("scheme.cfl and scheme.dt are exclusive: give one (cfl, the fraction of the stable step, or dt in s)");
-  if (d.steps && d.time) throw Error("scheme.steps and scheme.time are exclusive: give one");
+    throw Error(std::string(kExclusiveCflDt));
+  if (d.steps && d.time)
+    throw Error("scheme.steps and scheme.time are exclusive; accepted: one of them (steps, or the simulated time in s)");
   if (!d.steps && !d.time)
-    throw Error("scheme.steps or scheme.time is required: the number of steps, or the simulated time in s");
+    throw Error(std::string(kStepsOrTime));
   const std::string model = "velocity.model = '" + d.velocity_model + "'";
   if ((d.velocity_model == "constant" || d.velocity_model == "gradient") && d.speed == 0)
-    throw Error("velocity.speed is required for " + model + ": the speed in m/s" +
-                (d.velocity_model == "gradient" ? " at depth 0" : ""));
+    throw Error("velocity.speed is required for " + model + "; accepted: the speed in m/s" +
+                (d.velocity_model == "gradient" ? " at depth 0" : "") + ", speed > 0");
   if (d.velocity_model == "layered" && d.layers.empty())
-    throw Error("velocity.layer is required for " + model + ": at least one [[velocity.layer]] with top and speed");
+    throw Error("velocity.layer is required for " + model + "; accepted: at least one [[velocity.layer]] with top and speed");
   if ((d.velocity_model == "file" || d.velocity_model == "segy") && d.velocity_file.empty())
-    throw Error("velocity.file is required for " + model + ": a " +
+    throw Error("velocity.file is required for " + model + "; accepted: a " +
                 (d.velocity_model == "file" ? "raw float32" : "SEG-Y") + " velocity file");
   if (d.slice_position) {
     const int axis = d.slice_axis[0] - 'x';
@@ -533,12 +565,13 @@ std::vector<std::string> override_path(const std::string& flag) {
     const std::string label = key.empty() ? "" : "[" + key + "]";
     if (!child) throw Error(unknown_key(child_path(key, parts[i]), *spec, label));
     key = child_path(key, parts[i]);
-    if (child->array_of_tables) throw Error(key + " is an array of tables: set it in the deck");
-    if (child->nested) throw Error(key + " is a list of points: set it in the deck");
+    if (child->array_of_tables)
+      throw Error("--" + key + " is an array of tables; accepted: [[" + key + "]] tables in the deck, not a flag");
+    if (child->nested) throw Error("--" + key + " is a list of points; accepted: " + key + " in the deck, not a flag");
     const bool last = i + 1 == parts.size();
     if (child->read && !last)
-      throw Error("unknown key '" + flag.substr(2) + "': " + key + " is a value, not a section");
-    if (!child->read && last) throw Error("--" + key + " is a section: override one of its keys, --" + key + ".KEY");
+      throw Error("unknown key '" + flag.substr(2) + "': " + key + " is a value, not a section; accepted: --" + key + " VALUE");
+    if (!child->read && last) throw Error("--" + key + " is a section; accepted: one of its keys, --" + key + ".KEY VALUE");
     spec = child;
   }
   return parts;
@@ -587,7 +620,7 @@ void apply_overrides(toml::table& root, const std::vector<std::string>& override
       words.push_back(flag.substr(eq + 1)), flag.resize(eq);
     for (++i; i < overrides.size() && overrides[i].rfind("--", 0) != 0; ++i) words.push_back(overrides[i]);
     const std::vector<std::string> parts = override_path(flag);
-    if (words.empty()) throw Error(flag + " needs a value");
+    if (words.empty()) throw Error(flag + " needs a value; accepted: " + flag + " VALUE or " + flag + "=VALUE");
     apply_override(root, parts, words, overridden);
   }
 }
@@ -634,15 +667,17 @@ PmlProfile parse_profile(const std::string& name) {
 // rule), with fmax from boundary.fmax or the sources' wavelets.
 int layer_width(const SeismicDeck& d, const SeismicModel& m, double vmax) {
   if (d.width) {
-    if (*d.width < 0) throw Error("boundary.width = " + std::to_string(*d.width) + " is outside width >= 0");
+    if (*d.width < 0)
+      throw Error("boundary.width = " + std::to_string(*d.width) + " is outside width >= 0; accepted: cells of the "
+                  "absorbing layer, 0 for none");
     return *d.width;
   }
   double fmax = d.fmax.value_or(0);
   if (!d.fmax)
     for (const SeismicSource& s : m.sources) fmax = std::max(fmax, s.wavelet->max_frequency());
   if (!(fmax > 0))
-    throw Error("boundary.fmax is required when boundary.width is not given and there is no [[source]]: the layer's "
-                "width is boundary.wavelengths x vmax / fmax");
+    throw Error("boundary.fmax is required when boundary.width is not given and there is no [[source]]; accepted: "
+                "a frequency in Hz (the layer is boundary.wavelengths x vmax / fmax wide), or boundary.width");
   const double cells = d.wavelengths * vmax / fmax / m.h;
   if (!(cells >= 1))
     throw Error("boundary.wavelengths = " + format_number(d.wavelengths) + " gives a layer of " + format_number(cells) +
@@ -782,7 +817,7 @@ SeismicModel make_seismic_model(const SeismicDeck& d, std::shared_ptr<const Velo
                   format_number(model_vmax) + ", or none (the model's)");
     vmax = *d.vmax;
   }
-  if (d.cfl && d.dt) throw Error("scheme.cfl and scheme.dt are exclusive: give one");
+  if (d.cfl && d.dt) throw Error(std::string(kExclusiveCflDt));
   m.dt = d.dt ? check_time_step(m.stencil, m.h, vmax, *d.dt).dt
               : seismic_time_step(m.stencil, m.h, vmax, d.cfl.value_or(kDefaultCfl)).dt;
   constexpr double kMaxSteps = 0x1p53;  // counted exactly in a double (progress, times)
@@ -793,7 +828,7 @@ SeismicModel make_seismic_model(const SeismicDeck& d, std::shared_ptr<const Velo
       throw Error("scheme.time = " + format_number(*d.time) + " s is " + format_number(steps) + " steps of " +
                   format_number(m.dt) + " s; accepted: at most 2^53 steps");
     m.steps = long(steps);
-  } else throw Error("scheme.steps or scheme.time is required");
+  } else throw Error(std::string(kStepsOrTime));
   if (double(m.steps) > kMaxSteps)
     throw Error("scheme.steps = " + std::to_string(m.steps) + " is too large; accepted: at most 2^53 steps");
 
@@ -823,7 +858,8 @@ SeismicModel make_seismic_model(const SeismicDeck& d, std::shared_ptr<const Velo
   m.peak = m.width > 0 ? pml_peak(m.dt, vmax, m.width, m.h) : 0;
 
   m.receivers.spreading = parse_spreading(d.receiver_spreading, "receivers.spreading");
-  if (d.every < 1) throw Error("receivers.every = " + std::to_string(d.every) + " is outside every >= 1");
+  if (d.every < 1)
+    throw Error("receivers.every = " + std::to_string(d.every) + " is outside every >= 1; accepted: steps between samples");
   m.receivers.every = d.every;
   for (std::size_t i = 0; i < d.receiver_positions.size(); ++i) {
     const auto& metres = d.receiver_positions[i];

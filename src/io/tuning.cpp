@@ -22,10 +22,12 @@ nlohmann::json read_file(const std::string& file, const std::string& what) {
   try {
     nlohmann::json j = nlohmann::json::parse(*text);
     if (!j.is_object() || j.value("format", "") != kFormat || !j["entries"].is_object())
-      throw Error(what + " = '" + file + "' is not a wavefd tuning file (format " + kFormat + ")");
+      throw Error(what + " = '" + file + "' is not a wavefd tuning file; accepted: a file `wavefd tune` writes (format " +
+                  kFormat + "), or none");
     return j;
   } catch (const nlohmann::json::exception& e) {
-    throw Error(what + " = '" + file + "' is not valid JSON: " + e.what());
+    throw Error(what + " = '" + file + "' is not valid JSON: " + e.what() + "; accepted: a file `wavefd tune` writes (" +
+                kFormat + "), or none");
   }
 }
 }  // namespace

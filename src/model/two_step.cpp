@@ -50,7 +50,7 @@ bool ghosts_by_kernel(GhostFillMode mode, const ParallelSpec& par, Boundary b, c
     throw Error("parallel.ghost_fill = kernel needs a variant that writes ghost images and a rank grid " +
                 to_string(par.rank_grid) + " with an axis of one rank, a periodic boundary where it splits an "
                 "axis, and x not split when overlap is on (not '" + v.name() + "', boundary " +
-                std::string(to_string(b)) + "); accepted here: auto, separate");
+                std::string(to_string(b)) + "); accepted: auto, separate (for this variant and rank grid)");
   return possible && mode != GhostFillMode::separate;
 }
 

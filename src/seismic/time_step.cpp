@@ -7,8 +7,10 @@ namespace wavefd {
 namespace {
 
 void check_inputs(const Stencil& s, double h, double vmax) {
-  if (!(std::isfinite(h) && h > 0)) throw Error("grid.spacing = " + format_number(h) + " must be a finite length > 0 (m)");
-  if (!(std::isfinite(vmax) && vmax > 0)) throw Error("the fastest speed of the velocity model must be > 0 (m/s)");
+  if (!(std::isfinite(h) && h > 0))
+    throw Error("grid.spacing = " + format_number(h) + " is outside spacing > 0; accepted: a finite length in metres, > 0");
+  if (!(std::isfinite(vmax) && vmax > 0))
+    throw Error("scheme.vmax = " + format_number(vmax) + " m/s is outside vmax > 0; accepted: the model's fastest speed, > 0");
   if (!(s.max_courant > 0)) throw Error("stencil " + s.name + " has no stable time step");
 }
 
@@ -23,8 +25,8 @@ std::string limit_text(const Stencil& s, double h, double vmax) {
 SeismicTimeStep seismic_time_step(const Stencil& s, double h, double vmax, double cfl) {
   check_inputs(s, h, vmax);
   if (!(std::isfinite(cfl) && cfl > 0 && cfl <= 1))
-    throw Error("scheme.cfl = " + format_number(cfl) + " is outside 0 < cfl <= 1 (the fraction of the stable limit: " +
-                limit_text(s, h, vmax) + ")");
+    throw Error("scheme.cfl = " + format_number(cfl) + " is outside 0 < cfl <= 1; accepted: the fraction of the stable "
+                "limit (" + limit_text(s, h, vmax) + ")");
   const double dt = cfl * s.max_courant * h / vmax;
   return {dt, vmax * dt / h, s.max_courant};
 }
@@ -32,7 +34,8 @@ SeismicTimeStep seismic_time_step(const Stencil& s, double h, double vmax, doubl
 SeismicTimeStep check_time_step(const Stencil& s, double h, double vmax, double dt) {
   check_inputs(s, h, vmax);
   if (!(std::isfinite(dt) && dt > 0 && vmax * dt / h <= s.max_courant))
-    throw Error("scheme.dt = " + format_number(dt) + " s is not stable: " + limit_text(s, h, vmax));
+    throw Error("scheme.dt = " + format_number(dt) + " s is not stable: " + limit_text(s, h, vmax) + "; accepted: 0 < dt <= " +
+                format_number(s.max_courant * h / vmax) + " s");
   return {dt, vmax * dt / h, s.max_courant};
 }
 

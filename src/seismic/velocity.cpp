@@ -7,7 +7,7 @@ namespace wavefd {
 namespace {
 
 void check_speed(double v, const std::string& key) {
-  if (!(std::isfinite(v) && v > 0)) throw Error(key + " = " + format_number(v) + " must be a finite speed > 0 (m/s)");
+  if (!(std::isfinite(v) && v > 0)) throw Error(key + " = " + format_number(v) + " is outside speed > 0; accepted: a finite speed in m/s, > 0");
 }
 
 // A model whose speed depends on depth only: evaluated once per plane.
@@ -83,22 +83,22 @@ std::unique_ptr<VelocityModel> make_constant_velocity(double speed) {
 }
 
 std::unique_ptr<VelocityModel> make_layered_velocity(std::vector<Layer> layers) {
-  if (layers.empty()) throw Error("velocity.layer: a layered model needs at least one layer");
+  if (layers.empty()) throw Error("velocity.layer is empty; accepted: at least one [[velocity.layer]] with top and speed");
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const std::string key = "velocity.layer[" + std::to_string(i) + "]";
     check_speed(layers[i].speed, key + ".speed");
     if (i == 0 && layers[i].top != 0)
-      throw Error(key + ".top = " + format_number(layers[i].top) + " must be 0 (the first layer starts at the top)");
+      throw Error(key + ".top = " + format_number(layers[i].top) + " is not 0; accepted: top = 0 (the first layer starts at the top)");
     if (i > 0 && !(layers[i].top > layers[i - 1].top))
-      throw Error(key + ".top = " + format_number(layers[i].top) + " must be deeper than the layer above it (" +
-                  format_number(layers[i - 1].top) + " m)");
+      throw Error(key + ".top = " + format_number(layers[i].top) + " is not below the layer above it; accepted: top > " +
+                  format_number(layers[i - 1].top) + " m");
   }
   return std::make_unique<Layered>(std::move(layers));
 }
 
 std::unique_ptr<VelocityModel> make_gradient_velocity(double speed, double gradient) {
   check_speed(speed, "velocity.speed");
-  if (!std::isfinite(gradient)) throw Error("velocity.gradient = " + format_number(gradient) + " must be finite (1/s)");
+  if (!std::isfinite(gradient)) throw Error("velocity.gradient = " + format_number(gradient) + " is not finite; accepted: a finite gradient in 1/s");
   return std::make_unique<Gradient>(speed, gradient);
 }
 

@@ -78,20 +78,23 @@ std::unique_ptr<VelocityModel> open_raw_velocity(const std::string& path, const 
     fn = {v[0], v[1], v[2]};
     fh = header.at("spacing").get<double>();
   } catch (const std::exception&) {
-    throw Error(key + ": header " + text(header) + " needs n = [nx, ny, nz] and a number spacing");
+    throw Error(key + ": header " + text(header) + " lacks n or spacing; accepted: a header with n = [nx, ny, nz] and a "
+                "number spacing");
   }
   if (fn != n)
     throw Error(key + " holds a " + std::to_string(fn[0]) + " x " + std::to_string(fn[1]) + " x " + std::to_string(fn[2]) +
-                " model; grid.n is " + std::to_string(n[0]) + " x " + std::to_string(n[1]) + " x " + std::to_string(n[2]));
+                " model; accepted: grid.n's " + std::to_string(n[0]) + " x " + std::to_string(n[1]) + " x " +
+                std::to_string(n[2]));
   if (!(std::abs(fh - h) <= 1e-9 * h))
-    throw Error(key + " has the spacing " + format_number(fh) + " m; grid.spacing is " + format_number(h) + " m");
+    throw Error(key + " has the spacing " + format_number(fh) + " m; accepted: grid.spacing's " + format_number(h) + " m");
   const std::streamoff data_at = in.tellg();
   in.seekg(0, std::ios::end);
   const std::streamoff want = data_at + std::streamoff(n[0] * n[1] * n[2]) * std::streamoff(sizeof(float));
   if (in.tellg() != want)
     throw Error(key + " has " + std::to_string(in.tellg() - data_at) + " bytes of speeds; a " + std::to_string(n[0]) +
                 " x " + std::to_string(n[1]) + " x " + std::to_string(n[2]) + " float32 model has " +
-                std::to_string(want - data_at));
+                std::to_string(want - data_at) + "; accepted: the header, then " + std::to_string(want - data_at) +
+                " bytes");
   return std::make_unique<RawFile>(path, n, data_at);
 }
 

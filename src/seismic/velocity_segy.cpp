@@ -80,7 +80,8 @@ std::unique_ptr<VelocityModel> open_segy_velocity(const std::string& path, const
   if (!f) throw Error(key + " cannot be read");
   char bin[SEGY_BINARY_HEADER_SIZE];
   if (segy_binheader(f.get(), bin) != SEGY_OK)
-    throw Error(key + " is not a SEG-Y file: it is shorter than the 3600 bytes of its headers");
+    throw Error(key + " is not a SEG-Y file: it is shorter than the 3600 bytes of its headers; accepted: a SEG-Y "
+                "velocity model (4-byte float samples, one trace per (x, y) column)");
   Layout l;
   l.format = segy_format(bin);
   if ((l.format & 0xFF) == 0 && ((l.format >> 8) == SEGY_IBM_FLOAT_4_BYTE || (l.format >> 8) == SEGY_IEEE_FLOAT_4_BYTE)) {
@@ -95,7 +96,7 @@ std::unique_ptr<VelocityModel> open_segy_velocity(const std::string& path, const
   const int samples = segy_samples(bin);
   if (samples != n[2])
     throw Error(key + " has " + std::to_string(samples) + " samples per trace; grid.n[z] is " + std::to_string(n[2]) +
-                " (one trace per (x, y) column, its samples along z)");
+                "; accepted: " + std::to_string(n[2]) + " samples per trace (one trace per (x, y) column, its samples along z)");
   l.trace0 = segy_trace0(bin);
   l.bsize = segy_trsize(l.format, samples);
   int traces = 0;

@@ -41,14 +41,14 @@ class Minimod final : public Wavelet {
 };
 
 void check_frequency(double f, const std::string& key) {
-  if (!(std::isfinite(f) && f > 0)) throw Error(key + " = " + format_number(f) + " must be a finite frequency > 0 (Hz)");
+  if (!(std::isfinite(f) && f > 0)) throw Error(key + " = " + format_number(f) + " is outside frequency > 0; accepted: a finite frequency in Hz, > 0");
 }
 
 }  // namespace
 
 std::unique_ptr<Wavelet> make_ricker(double peak_frequency, double delay) {
   check_frequency(peak_frequency, "source.frequency");
-  if (!(std::isfinite(delay) && delay >= 0)) throw Error("source.delay = " + format_number(delay) + " must be >= 0 (s)");
+  if (!(std::isfinite(delay) && delay >= 0)) throw Error("source.delay = " + format_number(delay) + " is outside delay >= 0; accepted: a finite time in seconds, >= 0");
   return std::make_unique<Ricker>(peak_frequency, delay);
 }
 

@@ -42,8 +42,8 @@ Stencil load_custom(const std::string& path) {
     if (!(ss >> c[0] >> c[1] >> c[2] >> w) || (ss >> extra) || !std::isfinite(w)) {
       const auto b = body.find_first_not_of(" \t");
       const auto e = body.find_last_not_of(" \t\r\n");
-      throw Error(where + ": expected 'dx dy dz weight' (three integers and a number), got '" +
-                  body.substr(b, e - b + 1) + "'");
+      throw Error(where + ": '" + body.substr(b, e - b + 1) +
+                  "' is not a stencil point; accepted: 'dx dy dz weight' (three integers and a finite number) or '#' comments");
     }
     for (long long v : c)
       if (v < -32 || v > 32)
@@ -52,7 +52,8 @@ Stencil load_custom(const std::string& path) {
     offsets.push_back({static_cast<int>(c[0]), static_cast<int>(c[1]), static_cast<int>(c[2])});
     weights.push_back(w);
   }
-  if (offsets.empty()) throw Error(what + ": no points (the file is empty or only comments)");
+  if (offsets.empty())
+    throw Error(what + " holds no points (it is empty or only comments); accepted: lines 'dx dy dz weight'");
 
   check_consistent(offsets, weights, what);
 

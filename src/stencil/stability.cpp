@@ -267,7 +267,7 @@ void check_consistent(const std::vector<Offset>& offsets, const std::vector<doub
   if (offsets.size() != weights.size())
     throw Error(what + ": " + std::to_string(offsets.size()) + " offsets but " +
                 std::to_string(weights.size()) + " weights");
-  if (offsets.empty()) throw Error(what + ": no points");
+  if (offsets.empty()) throw Error(what + " holds no points; accepted: lines 'dx dy dz weight'");
 
   // Duplicates and the mirror lookup both use a map from offset to its weight.
   std::map<std::array<int, 3>, double> byoff;
@@ -276,14 +276,14 @@ void check_consistent(const std::vector<Offset>& offsets, const std::vector<doub
   for (std::size_t i = 0; i < offsets.size(); ++i) {
     const Offset& o = offsets[i];
     if (!byoff.emplace(std::array<int, 3>{o.x, o.y, o.z}, weights[i]).second)
-      throw Error(what + ": offset " + offset_string(o) + " appears more than once");
+      throw Error(what + ": offset " + offset_string(o) + " appears more than once; accepted: each offset once");
     if (!std::isfinite(weights[i]))
-      throw Error(what + ": weight at " + offset_string(o) + " is not a finite number");
+      throw Error(what + ": weight at " + offset_string(o) + " is not finite; accepted: finite weights");
     r = std::max({r, std::abs(o.x), std::abs(o.y), std::abs(o.z)});
     amax = std::max(amax, std::fabs(weights[i]));
     asum += std::fabs(weights[i]);
   }
-  if (!byoff.count({0, 0, 0})) throw Error(what + ": no centre offset (0,0,0)");
+  if (!byoff.count({0, 0, 0})) throw Error(what + ": no centre offset (0,0,0); accepted: a stencil with its centre");
 
   for (std::size_t i = 0; i < offsets.size(); ++i) {
     const Offset& o = offsets[i];
@@ -293,7 +293,7 @@ void check_consistent(const std::vector<Offset>& offsets, const std::vector<doub
     if (std::fabs(weights[i] - wm) > 1e-12 * amax)
       throw Error(what + ": not centrally symmetric: weight at " + offset_string(o) + " is " +
                   fmt(weights[i]) + " but at " + offset_string(m) + " it is " +
-                  (it == byoff.end() ? std::string("absent") : fmt(wm)));
+                  (it == byoff.end() ? std::string("absent") : fmt(wm)) + "; accepted: a(l) = a(-l)");
   }
 
   // Moments up to order 2, in long double, against tolerances scaled by sum|a| r^order.
@@ -313,25 +313,25 @@ void check_consistent(const std::vector<Offset>& offsets, const std::vector<doub
   }
   if (std::fabs(m0) > tol)
     throw Error(what + ": weights sum to " + fmt(static_cast<double>(m0)) +
-                ", expected 0 (a Laplacian annihilates constants)");
+                "; accepted: 0 (a Laplacian annihilates constants)");
   for (int d = 0; d < 3; ++d)
     if (std::fabs(m1[d]) > tol * rr)
       throw Error(what + ": first moment m_" + axis_name(d) + " = sum a l_" + axis_name(d) + " is " +
-                  fmt(static_cast<double>(m1[d])) + ", expected 0");
+                  fmt(static_cast<double>(m1[d])) + "; accepted: 0");
   for (int d = 0; d < 3; ++d)
     for (int e = d; e < 3; ++e) {
       const long double want = d == e ? 2.0L : 0.0L;
       if (std::fabs(m2[d][e] - want) > tol * rr * rr)
         throw Error(what + ": second moment m_" + axis_name(d) + axis_name(e) + " = sum a l_" +
                     axis_name(d) + " l_" + axis_name(e) + " is " + fmt(static_cast<double>(m2[d][e])) +
-                    ", expected " + (d == e ? "2" : "0"));
+                    "; accepted: " + (d == e ? "2" : "0") + " (a consistent Laplacian)");
     }
 
   const detail::SymbolExtrema ex = detail::symbol_extrema(offsets, weights);
   if (ex.max_value > detail::symbol_positive_tol * ex.scale)
     throw Error(what + ": no stable Courant number: the symbol L(k) = sum a cos(k.l) is " +
                 fmt(ex.max_value) + " > 0 at k = (" + fmt(ex.argmax[0]) + "," + fmt(ex.argmax[1]) +
-                "," + fmt(ex.argmax[2]) + ")");
+                "," + fmt(ex.argmax[2]) + "); accepted: L(k) <= 0 for every k");
 }
 
 }  // namespace wavefd

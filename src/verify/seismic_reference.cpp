@@ -78,16 +78,16 @@ void fill_rigid_ghosts(PaddedField& u, const Index3& n, int radius) {
 void check_model(const SeismicModel& m) {
   for (int d = 0; d < 3; ++d)
     if (m.n[d] < 1)
-      throw Error("grid.n[" + std::string(1, axis_name(d)) + "] = " + std::to_string(m.n[d]) + " must be >= 1");
+      throw Error("grid.n[" + std::string(1, axis_name(d)) + "] = " + std::to_string(m.n[d]) + " is outside n >= 1; accepted: points per axis, >= 1");
   if (!(std::isfinite(m.h) && m.h > 0))
-    throw Error("grid.spacing = " + format_number(m.h) + " must be a finite length > 0 (m)");
+    throw Error("grid.spacing = " + format_number(m.h) + " is outside spacing > 0; accepted: a finite length in metres, > 0");
   if (!(std::isfinite(m.dt) && m.dt > 0))
-    throw Error("scheme.dt = " + format_number(m.dt) + " must be a finite time > 0 (s)");
-  if (m.steps < 0) throw Error("scheme.steps = " + std::to_string(m.steps) + " must be >= 0");
+    throw Error("scheme.dt = " + format_number(m.dt) + " is outside dt > 0; accepted: a finite time in seconds, > 0");
+  if (m.steps < 0) throw Error("scheme.steps = " + std::to_string(m.steps) + " is outside steps >= 0; accepted: time steps, >= 0");
   if (!m.velocity) throw Error("velocity.model is missing: the seismic model needs a velocity model");
-  if (m.width < 0) throw Error("boundary.width = " + std::to_string(m.width) + " must be >= 0 (cells)");
+  if (m.width < 0) throw Error("boundary.width = " + std::to_string(m.width) + " is outside width >= 0; accepted: cells of the absorbing layer, 0 for none");
   if (m.receivers.every < 1)
-    throw Error("receivers.every = " + std::to_string(m.receivers.every) + " must be >= 1 (steps)");
+    throw Error("receivers.every = " + std::to_string(m.receivers.every) + " is outside every >= 1; accepted: steps between samples");
   for (std::size_t s = 0; s < m.sources.size(); ++s)
     if (!m.sources[s].wavelet) throw Error("source[" + std::to_string(s) + "].wavelet is missing");
 }

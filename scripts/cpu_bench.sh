@@ -14,7 +14,7 @@ ROUNDS=${ROUNDS:-5}
 CASES=${CASES:-all}
 case "$CASES" in all | star) ;; *) echo "CASES must be all or star, not '$CASES'" >&2; exit 2 ;; esac
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-OUT=${OUT:-bench/results/epyc-2core/issue12/cpu-$COMMIT}
+OUT=${OUT:-bench/results/epyc-2core/cpu-acceptance/cpu-$COMMIT}
 mkdir -p "$OUT"
 export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
 STAR="host-star,rows-stream,rows-general,mdrange-stream,mdrange-star"

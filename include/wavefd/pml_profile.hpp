@@ -3,6 +3,8 @@
 // al. 2021; docs/seismic.md): in a layer of `width` cells at each end, eta = P (m / width)^2 with
 // m = width at the outermost cell and 1 at the innermost, and P = dt 3 vmax ln(1000) / (2 width h).
 // In 3-D, eta = eta_x + eta_y + eta_z. Plain C++: the engine fills its field from these values.
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "wavefd/types.hpp"
@@ -17,6 +19,11 @@ enum class PmlProfile {
   minimod_2021,  // the reference code since its 2021 rewrite (CPE21-Artifact): the high end sits two
                  // cells further out (its outermost cell has m = width - 2), the low ghost holds 0
 };
+
+// "symmetric", "minimod", "minimod-2021": boundary.profile's names.
+std::string_view to_string(PmlProfile p);
+// boundary.profile = `name`; throws Error naming `key` and the accepted names.
+PmlProfile parse_pml_profile(const std::string& name, const std::string& key);
 
 // Cells of the layer: wavelengths x (vmax / fmax) / h, truncated as minimod does (27 for 3 x
 // 4500 / 25 / 20). Throws Error naming pml.wavelengths when the layer has no cell.

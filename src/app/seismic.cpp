@@ -334,7 +334,7 @@ int SeismicCommand::execute() {
     std::printf("wavefd seismic: speeds %.6g..%.6g m/s; %s layer of %d cells (%s profile, peak %.4g), outer %s; "
                 "%zu source(s), %zu receiver(s) every %ld steps\n",
                 vmin, vmax, std::string(to_string(m.absorbing)).c_str(), m.width,
-                m.profile == PmlProfile::minimod ? "minimod" : "symmetric", m.peak,
+                std::string(to_string(m.profile)).c_str(), m.peak,
                 std::string(to_string(m.outer)).c_str(), m.sources.size(), m.receivers.positions.size(),
                 m.receivers.every);
     std::printf("wavefd seismic: %s work, inner box by %s (tile %s%s), layer by %s (tile %s), on %s; %d rank(s) as %s, "
@@ -393,7 +393,7 @@ int SeismicCommand::execute() {
       j["model"] = {{"n", m.n}, {"spacing", m.h}, {"dt", m.dt}, {"steps", m.steps}, {"stencil", m.stencil.name},
                     {"precision", d.precision}, {"velocity", velocity->describe()}, {"vmin", vmin}, {"vmax", vmax},
                     {"absorbing", to_string(m.absorbing)}, {"width", m.width}, {"peak", m.peak},
-                    {"profile", m.profile == PmlProfile::minimod ? "minimod" : "symmetric"},
+                    {"profile", to_string(m.profile)},
                     {"outer", to_string(m.outer)}, {"source_term", d.source_term}, {"sources", m.sources.size()},
                     {"receivers", m.receivers.positions.size()}, {"every", m.receivers.every}};
       j["work"] = {{"decomposition", to_string(run.work)}, {"inner_variant", inner_name},

@@ -656,13 +656,6 @@ std::shared_ptr<const Wavelet> make_wavelet(const SeismicDeck::Source& s, const 
   throw Error(key + ".wavelet = '" + s.wavelet + "' is unknown; accepted: ricker, minimod");
 }
 
-PmlProfile parse_profile(const std::string& name) {
-  if (name == "symmetric") return PmlProfile::symmetric;
-  if (name == "minimod") return PmlProfile::minimod;
-  if (name == "minimod-2021") return PmlProfile::minimod_2021;
-  throw Error("boundary.profile = '" + name + "' is unknown; accepted: symmetric, minimod, minimod-2021");
-}
-
 // The layer's width: boundary.width, else boundary.wavelengths of vmax / fmax over h (minimod's
 // rule), with fmax from boundary.fmax or the sources' wavelets.
 int layer_width(const SeismicDeck& d, const SeismicModel& m, double vmax) {
@@ -847,7 +840,7 @@ SeismicModel make_seismic_model(const SeismicDeck& d, std::shared_ptr<const Velo
 
   m.outer = parse_outer_boundary(d.outer, "boundary.outer");
   m.absorbing = parse_absorbing(d.absorbing, "boundary.absorbing");
-  m.profile = parse_profile(d.profile);
+  m.profile = parse_pml_profile(d.profile, "boundary.profile");
   m.width = m.absorbing == Absorbing::none ? 0 : layer_width(d, m, vmax);
   for (int axis = 0; axis < 3; ++axis)
     if (2 * index_t(m.width) > m.n[std::size_t(axis)])

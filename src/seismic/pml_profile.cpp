@@ -5,6 +5,21 @@
 
 namespace wavefd {
 
+std::string_view to_string(PmlProfile p) {
+  switch (p) {
+    case PmlProfile::symmetric: return "symmetric";
+    case PmlProfile::minimod: return "minimod";
+    case PmlProfile::minimod_2021: return "minimod-2021";
+  }
+  return "?";
+}
+
+PmlProfile parse_pml_profile(const std::string& name, const std::string& key) {
+  for (PmlProfile p : {PmlProfile::symmetric, PmlProfile::minimod, PmlProfile::minimod_2021})
+    if (name == to_string(p)) return p;
+  throw Error(key + " = '" + name + "' is unknown; accepted: symmetric, minimod, minimod-2021");
+}
+
 int pml_width(double vmax, double fmax, double h, double wavelengths) {
   const double cells = wavelengths * (vmax / fmax) / h;
   if (!(std::isfinite(cells) && cells >= 1))

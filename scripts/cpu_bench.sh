@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Issue 12's CPU measurements on a host build: star M = 1, 4, 8 (float) and M = 4 (double) at 256^3,
+# The CPU measurements of docs/performance.md on a host build: star M = 1, 4, 8 (float) and M = 4 (double) at 256^3,
 # compact R = 3 and box (2,2,2) at 192^3, and the quickstart at 256^3 with `auto`, each ROUNDS
 # times (default 5), the rounds interleaved so that a drift of the shared machine reaches every
-# case alike. Raw JSON per case and round goes to OUT (default bench/results/<host>/cpu-<commit>);
+# case alike. Raw JSON per case and round goes to OUT (default
+# bench/results/epyc-2core/cpu-acceptance/cpu-<commit>);
 # scripts/cpu_bench_summary.py prints the medians and spreads from it. CASES=star runs only the
 # star float cases with the two row variants and the quickstart (a round in about 40 s instead of
 # 4 minutes, so that 5 rounds more often fall within one of the shared machine's bandwidth states).

@@ -32,7 +32,7 @@ import sys
 
 PROG = "scaling_model.py"
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-H200 = os.path.join(REPO, "bench", "results", "h200", "issue10-ghost-images", "2971ca2")
+H200 = os.path.join(REPO, "bench", "results", "h200", "full-step-halo-transports-512")
 
 
 class OneLineParser(argparse.ArgumentParser):

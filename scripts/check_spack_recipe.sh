@@ -4,7 +4,7 @@
 #
 #   scripts/check_spack_recipe.sh SPACK_ROOT [SPACK_PACKAGES] [-- CONFIG_DIR]
 #
-#   SPACK_ROOT       a Spack checkout or release (bin/spack)
+#   SPACK_ROOT       a Spack checkout or release (bin/spack), 1.0 or later
 #   SPACK_PACKAGES   Spack >= 1.0: a checkout of spack/spack-packages to use as `builtin`
 #                    (default: whatever that Spack is configured with)
 #   CONFIG_DIR       an extra configuration scope (e.g. a packages.yaml with externals)
@@ -14,8 +14,10 @@
 #   spack info wavefd
 #   spack python scripts/spack_recipe_check.py: every spec spack/README.md names and every
 #     environment in spack/environments, concretized, checked (Kokkos +wrapper and, for 4.x,
-#     +cuda_lambda wherever it has CUDA; C++20; the develop path) and their cmake_args printed.
-# Exit code 0 only when all of it passed.
+#     +cuda_lambda wherever it has CUDA; C++20; +nccl with nccl's cuda_arch wherever +cuda +mpi;
+#     the develop path) and their cmake_args printed. Nothing in the checkout is written.
+# Exit code 0 only when all of it passed. scripts/check_spack_install.sh goes further: it installs
+# the CPU specs and runs them.
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -34,24 +36,21 @@ mkdir -p "$WORK/scope"
 
 version=$("$SPACK_ROOT/bin/spack" --version | sed 's/ .*//')
 major=${version%%.*}
-# The repositories: this one's spack/ first, then Spack's builtin packages.
-if [ "$major" -ge 1 ]; then
-  {
-    echo "repos::"
-    echo "  wavefd: $REPO/spack"
-    if [ -n "$PACKAGES" ]; then echo "  builtin: $PACKAGES/repos/spack_repo/builtin"
-    else echo "  builtin: {}"; fi
-  } > "$WORK/scope/repos.yaml"
-  [ -n "$PACKAGES" ] || sed -i '/builtin: {}/d; s/^repos::/repos:/' "$WORK/scope/repos.yaml"
-else
-  [ -z "$PACKAGES" ] || { echo "check_spack_recipe: Spack $version has its builtin packages inside" >&2; exit 2; }
-  printf 'repos::\n- %s/spack\n- $spack/var/spack/repos/builtin\n' "$REPO" > "$WORK/scope/repos.yaml"
-fi
+# The recipe is a package API v2 repository (spack/spack_repo/wavefd), which Spack 0.x cannot read.
+[ "$major" -ge 1 ] || { echo "check_spack_recipe: Spack $version is older than 1.0, which the recipe needs" >&2; exit 2; }
+# The repositories: this one's spack/spack_repo/wavefd first, then Spack's builtin packages.
+{
+  echo "repos::"
+  echo "  wavefd: $REPO/spack/spack_repo/wavefd"
+  if [ -n "$PACKAGES" ]; then echo "  builtin: $PACKAGES/repos/spack_repo/builtin"
+  else echo "  builtin: {}"; fi
+} > "$WORK/scope/repos.yaml"
+[ -n "$PACKAGES" ] || sed -i '/builtin: {}/d; s/^repos::/repos:/' "$WORK/scope/repos.yaml"
 
 spack() { "$SPACK_ROOT/bin/spack" -C "$WORK/scope" ${EXTRA:+-C "$EXTRA"} "$@"; }
 packages_at=""
 [ -z "$PACKAGES" ] || packages_at=" (builtin: $(git -C "$PACKAGES" describe --tags 2>/dev/null || echo "$PACKAGES"))"
-echo "== Spack $version$packages_at, recipe $REPO/spack"
+echo "== Spack $version$packages_at, recipe $REPO/spack/spack_repo/wavefd, $("${SPACK_PYTHON:-python3}" --version 2>&1)"
 
 status=0
 echo "== spack audit packages wavefd"

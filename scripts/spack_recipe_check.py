@@ -1,21 +1,29 @@
 # Run by scripts/check_spack_recipe.sh as `spack python scripts/spack_recipe_check.py REPO`.
 # Concretizes every wavefd spec that spack/README.md names and every environment in
-# spack/environments, checks what the recipe promises about Kokkos and the compilers, and
+# spack/environments, checks what the recipe promises about Kokkos, NCCL and the compilers, and
 # prints each spec's cmake_args (what `spack install` will hand to CMake).
 # Exit code: the number of failed checks (0: all good).
 #
 # `... spack_recipe_check.py REPO --args "SPEC"` prints only SPEC's cmake_args, one a line,
 # for configuring the project by hand with exactly what Spack would pass.
+#
+# Nothing in the repository is written: each environment is concretized from a copy of its
+# spack.yaml in a temporary folder (its develop path made absolute). Everything runs under the
+# `__main__` guard, since Spack's worker processes (compiler detection, Python >= 3.14's default
+# `forkserver` start method) import this file again as a module.
 import os
 import re
+import shutil
 import sys
+import tempfile
 
 import spack.cmd
 import spack.environment as ev
+import spack.util.spack_yaml as syaml
 
-REPO = os.path.realpath(sys.argv[1])
-README = os.path.join(REPO, "spack", "README.md")
-ENVIRONMENTS = os.path.join(REPO, "spack", "environments")
+REPO = ""
+README = ""
+ENVIRONMENTS = ""
 
 # `spack install|spec|add [-flags] wavefd ...` in a README code line (comments dropped).
 SPEC_LINE = re.compile(r"^\s*spack\s+(?:-e\s+\S+\s+)?(?:install|spec|add)\s+(?:-\S+\s+)*(wavefd\b[^#`]*)")
@@ -76,6 +84,17 @@ def check_wavefd(label, spec, dev_path=None):
     if dev_path:
         got = spec.variants["dev_path"].value if "dev_path" in spec.variants else None
         check(got and os.path.realpath(got) == dev_path, f"{label}: dev_path {got}, not {dev_path}")
+    if spec.satisfies("+cuda +mpi"):
+        # +nccl is the default wherever it exists; nccl must be built for wavefd's GPU.
+        check(spec.satisfies("+nccl"), f"{label}: +cuda +mpi concretized ~nccl")
+    if spec.satisfies("+nccl"):
+        nccl = spec["nccl"]
+        print(f"   nccl:   {nccl.format('{name}{@version}{variants}')}")
+        check(nccl.satisfies("+cuda"), f"{label}: nccl ~cuda")
+        check(
+            variant_values(nccl, "cuda_arch") == variant_values(spec, "cuda_arch"),
+            f"{label}: cuda_arch of wavefd and nccl differ",
+        )
 
     args = cmake_args(spec)
     for key, value in args.items():
@@ -87,6 +106,9 @@ def check_wavefd(label, spec, dev_path=None):
           f"{label}: WAVEFD_ENABLE_KOKKOSKERNELS does not follow +kokkos-kernels")
     check(args.get("WAVEFD_ENABLE_SEGYIO") == ("ON" if spec.satisfies("+segyio") else "OFF"),
           f"{label}: WAVEFD_ENABLE_SEGYIO does not follow +segyio")
+    check(args.get("WAVEFD_ENABLE_NCCL") == ("ON" if spec.satisfies("+nccl") else "OFF"),
+          f"{label}: WAVEFD_ENABLE_NCCL does not follow +nccl")
+    check(args.get("WAVEFD_HOST_ARCH") == "", f"{label}: WAVEFD_HOST_ARCH is not empty")
     if spec.satisfies("+segyio"):
         check(args.get("segyio_ROOT") == str(spec["segyio"].prefix), f"{label}: segyio_ROOT is not segyio's prefix")
     cxx = args.get("CMAKE_CXX_COMPILER", "")
@@ -98,33 +120,68 @@ def check_wavefd(label, spec, dev_path=None):
         check(not cxx, f"{label}: host build sets CMAKE_CXX_COMPILER")
 
 
-if len(sys.argv) == 4 and sys.argv[2] == "--args":
-    for arg in spack.cmd.parse_specs(sys.argv[3], concretize=True)[0].package.cmake_args():
-        print(arg)
-    sys.exit(0)
+def environment_copy(name, tmp):
+    """A copy of spack/environments/NAME/spack.yaml in TMP/NAME, its develop and repos paths
+    absolute (read against the original folder), so that concretizing it never touches the
+    checkout."""
+    source = os.path.join(ENVIRONMENTS, name)
+    with open(os.path.join(source, "spack.yaml")) as f:
+        data = syaml.load(f)
+    for entry in (data["spack"].get("develop") or {}).values():
+        if "path" in entry:
+            entry["path"] = os.path.realpath(os.path.join(source, entry["path"]))
+    repos = data["spack"].get("repos") or {}
+    for key, entry in repos.items():
+        if isinstance(entry, str):
+            repos[key] = os.path.realpath(os.path.join(source, entry))
+    copy = os.path.join(tmp, name)
+    os.makedirs(copy)
+    with open(os.path.join(copy, "spack.yaml"), "w") as f:
+        syaml.dump(data, stream=f)
+    return copy
 
-for text in readme_specs():
-    try:
-        concrete = spack.cmd.parse_specs(text, concretize=True)[0]
-    except Exception as e:  # the concretizer's own message says why
-        check(False, f"spack spec {text}: {e}")
-        continue
-    check_wavefd(f"spack spec {text}", concrete)
 
-for name in sorted(os.listdir(ENVIRONMENTS)):
-    env = ev.Environment(os.path.join(ENVIRONMENTS, name))
-    ev.activate(env)  # its configuration (develop:, concretizer:, packages:) applies
+def main():
+    global REPO, README, ENVIRONMENTS
+    REPO = os.path.realpath(sys.argv[1])
+    README = os.path.join(REPO, "spack", "README.md")
+    ENVIRONMENTS = os.path.join(REPO, "spack", "environments")
+
+    if len(sys.argv) == 4 and sys.argv[2] == "--args":
+        for arg in spack.cmd.parse_specs(sys.argv[3], concretize=True)[0].package.cmake_args():
+            print(arg)
+        return 0
+
+    for text in readme_specs():
+        try:
+            concrete = spack.cmd.parse_specs(text, concretize=True)[0]
+        except Exception as e:  # the concretizer's own message says why
+            check(False, f"spack spec {text}: {e}")
+            continue
+        check_wavefd(f"spack spec {text}", concrete)
+
+    tmp = tempfile.mkdtemp(prefix="wavefd-spack-envs-")
     try:
-        pairs = env.concretize(force=True)  # in memory: no spack.lock is written
-    except Exception as e:
-        check(False, f"environment {name}: {e}")
-        continue
+        for name in sorted(os.listdir(ENVIRONMENTS)):
+            env = ev.Environment(environment_copy(name, tmp))
+            ev.activate(env)  # its configuration (develop:, concretizer:, packages:) applies
+            try:
+                pairs = env.concretize(force=True)  # in memory: no spack.lock is written
+            except Exception as e:
+                check(False, f"environment {name}: {e}")
+                continue
+            finally:
+                ev.deactivate()
+            roots = [concrete for _, concrete in pairs if concrete.name == "wavefd"]
+            check(len(roots) == 1, f"environment {name}: {len(roots)} wavefd roots")
+            for concrete in roots:
+                check_wavefd(f"environment {name}", concrete, dev_path=REPO)
     finally:
-        ev.deactivate()
-    roots = [concrete for _, concrete in pairs if concrete.name == "wavefd"]
-    check(len(roots) == 1, f"environment {name}: {len(roots)} wavefd roots")
-    for concrete in roots:
-        check_wavefd(f"environment {name}", concrete, dev_path=REPO)
+        shutil.rmtree(tmp, ignore_errors=True)
 
-print(f"{len(failures)} failed")
-sys.exit(min(len(failures), 100))
+    print(f"{len(failures)} failed")
+    return min(len(failures), 100)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

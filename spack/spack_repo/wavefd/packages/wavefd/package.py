@@ -3,10 +3,12 @@
 #   Spack                       CMake
 #   +mpi / ~mpi                 -DWAVEFD_ENABLE_MPI=ON / OFF
 #   +kokkos-kernels / ~...      -DWAVEFD_ENABLE_KOKKOSKERNELS=ON / OFF
-#   +nccl / ~nccl (+cuda +mpi)  -DWAVEFD_ENABLE_NCCL=ON / OFF (OFF on every other spec)
-#   +segyio / ~segyio           -DWAVEFD_ENABLE_SEGYIO=ON / OFF (segyio: spack/packages/segyio)
+#   +nccl / ~nccl (+cuda +mpi)  -DWAVEFD_ENABLE_NCCL=ON / OFF (OFF on every other spec), NCCL_ROOT
+#   +segyio / ~segyio           -DWAVEFD_ENABLE_SEGYIO=ON / OFF (segyio: packages/segyio here)
 #   spack install --test=root   -DWAVEFD_ENABLE_TESTS=ON (OFF otherwise)
 #   (always)                    -DKokkos_ROOT=<kokkos prefix>
+#   (always)                    -DWAVEFD_HOST_ARCH= (empty: Spack's compiler wrapper passes the
+#                               target's -march itself)
 #   +cuda                       -DCMAKE_CXX_COMPILER=<Kokkos' compiler: nvcc_wrapper>
 #   +rocm                       -DCMAKE_CXX_COMPILER=<hipcc>
 #
@@ -14,17 +16,20 @@
 # gets linked follows the spec and never what else happens to be installed.
 # Every CMake option the project adds gets its variant here and a row in spack/README.md.
 #
-# Checked with Spack 1.0 / 1.1 and the builtin packages of spack-packages v2025.07 ... v2026.06
-# (scripts/check_spack_recipe.sh). Spack 0.23's builtin Kokkos stops at 4.4, below our 4.6.
+# Package API v2 layout (spack_repo/wavefd/packages/wavefd/package.py), read by Spack 1.0 and
+# later with the builtin packages of spack-packages v2025.07 or later
+# (scripts/check_spack_recipe.sh, scripts/check_spack_install.sh).
+
+import os
+
+from spack_repo.builtin.build_systems.cmake import CMakePackage
+from spack_repo.builtin.build_systems.cuda import CudaPackage
+from spack_repo.builtin.build_systems.rocm import ROCmPackage
 
 from spack.package import *
 
-try:  # Spack >= 1.0: the build-system base classes live in the builtin package repository
-    from spack_repo.builtin.build_systems.cmake import CMakePackage
-    from spack_repo.builtin.build_systems.cuda import CudaPackage
-    from spack_repo.builtin.build_systems.rocm import ROCmPackage
-except ImportError:  # Spack 0.x: `from spack.package import *` provides them
-    pass
+#: The wavefd checkout this recipe lives in: <root>/spack/spack_repo/wavefd/packages/wavefd/.
+_CHECKOUT = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), *[".."] * 5))
 
 
 class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
@@ -32,10 +37,11 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
     stencils on Kokkos (two-step wave updates, eigenmode verification, stencil and
     derivative benchmarks)."""
 
-    # Placeholders: the project has no public home yet. Build a checkout with
-    # `spack develop` (the environments in spack/environments do it for you).
-    homepage = "https://github.com/wavefd/wavefd"
-    git = "https://github.com/wavefd/wavefd.git"
+    # The project has no public home: every version is built from a checkout. The usual way is
+    # `spack develop --path <checkout> wavefd@main` (the environments in spack/environments do
+    # it for you), which builds the checkout's working tree. Without `spack develop`, Spack clones
+    # the `main` branch of the local checkout this recipe lives in (never a network URL).
+    git = f"file://{_CHECKOUT}"
 
     # No maintainers yet: add `maintainers("github-handle")` here.
     # No license(...) directive: the project has not declared one.
@@ -73,7 +79,6 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
     depends_on("tomlplusplus@3:")  # find_package(tomlplusplus 3 REQUIRED): seismic decks
     depends_on("mpi", when="+mpi")  # find_package(MPI COMPONENTS CXX)
     depends_on("kokkos-kernels@4.6:5.2", when="+kokkos-kernels")  # find_package(KokkosKernels)
-    depends_on("nccl", when="+nccl")  # nccl.h and libnccl, found through NCCL_ROOT
     depends_on("segyio", when="+segyio")  # segyio/segy.h and libsegyio, found through segyio_ROOT
     depends_on("googletest", type="test")  # ctest/: find_package(GTest REQUIRED)
 
@@ -100,6 +105,9 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
     )
     # Kokkos Kernels (CudaPackage too) follows; its +cuda only asks for kokkos+cuda.
     depends_on("kokkos-kernels+cuda", when="+kokkos-kernels+cuda")
+    # NCCL (nccl.h and libnccl, found through NCCL_ROOT). Spack's nccl refuses cuda_arch=none,
+    # so it gets wavefd's cuda_arch, below; a bare depends_on("nccl") cannot concretize.
+    depends_on("nccl+cuda", when="+nccl")
     # Kokkos takes exactly one cuda_arch, and wavefd's mirrors it (e.g. cuda_arch=90 for
     # H100), whichever of the two the user gave it on.
     for _arch in CudaPackage.cuda_arch_values:
@@ -109,6 +117,7 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
             f"kokkos-kernels+cuda cuda_arch={_arch}",
             when=f"+kokkos-kernels+cuda cuda_arch={_arch}",
         )
+        depends_on(f"nccl+cuda cuda_arch={_arch}", when=f"+nccl cuda_arch={_arch}")
     conflicts("cuda_arch=none", when="+cuda", msg="+cuda needs cuda_arch=<GPU>, e.g. 90 (H100)")
 
     # ROCm/HIP. Kokkos Kernels has no +rocm variant: it is built for the HIP backend of the
@@ -144,10 +153,6 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
         hip = self.spec["hip"]
         return getattr(hip, "hipcc", None) or join_path(hip.prefix.bin, "hipcc")
 
-    def setup_build_environment(self, env):
-        if self.spec.satisfies("+nccl"):
-            env.set("NCCL_ROOT", self.spec["nccl"].prefix)  # CMakeLists.txt looks for NCCL there
-
     def cmake_args(self):
         spec = self.spec
         args = [
@@ -173,6 +178,9 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
         return args
 
     def setup_build_environment(self, env):
+        # CMakeLists.txt looks for nccl.h and libnccl under $NCCL_ROOT (NCCL has no CMake package).
+        if self.spec.satisfies("+nccl"):
+            env.set("NCCL_ROOT", self.spec["nccl"].prefix)
         # As the test presets of CMakePresets.json: with tests run in parallel, OpenMP
         # threads must not be pinned (only matters for `spack install --test=root`).
         env.set("OMP_PROC_BIND", "false")

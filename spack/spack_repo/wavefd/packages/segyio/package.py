@@ -3,12 +3,9 @@
 # Only the C library and its header are built: no Python bindings, applications, Matlab files or
 # manuals. The versions are git tags pinned to their commits.
 
-from spack.package import *
+from spack_repo.builtin.build_systems.cmake import CMakePackage
 
-try:  # Spack >= 1.0: the build-system base classes live in the builtin package repository
-    from spack_repo.builtin.build_systems.cmake import CMakePackage
-except ImportError:  # Spack 0.x: `from spack.package import *` provides them
-    pass
+from spack.package import *
 
 
 class Segyio(CMakePackage):

@@ -70,9 +70,13 @@ SPACK_DIR=$(cd "$SPACK_DIR" && pwd); PACKAGES=$(cd "$PACKAGES" && pwd)
 
 if [ -n "$KEEP" ]; then mkdir -p "$KEEP"; WORK=$(cd "$KEEP" && pwd)
 else WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT; fi
-export SPACK_USER_CONFIG_PATH="$WORK/user" SPACK_USER_CACHE_PATH="$WORK/cache" SPACK_DISABLE_LOCAL_CONFIG=1
+# Spack's user and system scopes point into WORK (the found compiler and externals go to the user
+# one), so ~/.spack and /etc/spack are neither read nor written.
+export SPACK_USER_CONFIG_PATH="$WORK/user" SPACK_SYSTEM_CONFIG_PATH="$WORK/system" SPACK_USER_CACHE_PATH="$WORK/cache"
+unset SPACK_DISABLE_LOCAL_CONFIG
 SCOPE="$WORK/scope"
-mkdir -p "$SCOPE" "$WORK/user" "$WORK/logs"
+mkdir -p "$SCOPE" "$WORK/user" "$WORK/system" "$WORK/logs"
+rm -f "$SCOPE"/*.yaml "$WORK/user/packages.yaml"   # written afresh below, also with --keep
 spack() { "$SPACK_DIR/bin/spack" -C "$SCOPE" "$@"; }
 
 version=$(spack --version | sed 's/ .*//')
@@ -139,10 +143,16 @@ external() {  # external PACKAGE SPEC PREFIX: one more external of PACKAGE
 echo "== Spack $version, spack-packages $packages_version, $("${SPACK_PYTHON:-python3}" --version 2>&1), checkout $REPO"
 echo "== externals"
 spack compiler find --scope user > "$WORK/logs/compiler-find.log" 2>&1 || { cat "$WORK/logs/compiler-find.log"; exit 1; }
-spack compiler list 2>/dev/null | grep -E '^(gcc|llvm|clang)@' | sed 's/^/   compiler: /' || true
-spack external find --scope user --not-buildable cmake gmake openmpi > "$WORK/logs/external-find.log" 2>&1 ||
+grep -E '^ +(gcc|llvm|clang)@' "$WORK/logs/compiler-find.log" | sed 's/^ */   compiler: /' || true
+spack external find --scope user --not-buildable cmake gmake ninja openmpi > "$WORK/logs/external-find.log" 2>&1 ||
   { cat "$WORK/logs/external-find.log"; exit 1; }
-grep -E '^(cmake|gmake|openmpi)@' "$WORK/logs/external-find.log" | sed 's/^/   external: /' || true
+grep -E '^(cmake|gmake|ninja|openmpi)@' "$WORK/logs/external-find.log" | sed 's/^/   external: /' || true
+# CMake packages build with make by default; where the machine has only ninja (the dev root), with ninja.
+GENERATOR=""
+if ! grep -q '^gmake@' "$WORK/logs/external-find.log" && grep -q '^ninja@' "$WORK/logs/external-find.log"; then
+  GENERATOR=ninja
+  echo "   (no make: CMake packages build with generator=ninja)"
+fi
 
 if v=$(cmake_version /usr Kokkos); then external kokkos "kokkos@$v$(kokkos_variants /usr)" /usr; fi
 # Trilinos' Kokkos and Kokkos Kernels (the dev root's $WAVEFD_KK_PREFIX); its Kokkos Kernels ships
@@ -171,6 +181,7 @@ fi
   done
   echo "  mpi:"
   echo "    buildable: false"
+  [ -z "$GENERATOR" ] || printf '  all:\n    variants: generator=%s\n' "$GENERATOR"
 } > "$SCOPE/packages.yaml"
 
 # ---- the checkout to build ----------------------------------------------------------------------
@@ -207,8 +218,8 @@ for spec in "${SPECS[@]}"; do
      step add spack -e "$env_dir" add "$spec" &&
      step develop spack -e "$env_dir" develop --path "$SRC" wavefd@main &&
      step concretize spack -e "$env_dir" concretize -f; then
-    grep -E '(wavefd|kokkos|kokkos-kernels|openmpi|segyio|cli11|nlohmann-json|tomlplusplus)@' "$log.concretize" |
-      sed 's/ \(arch\|platform\)=.*//; s/^/   /' || true
+    grep -E '\^?(wavefd|kokkos|kokkos-kernels|openmpi|segyio|compiler-wrapper|gmake|ninja)@' "$log.concretize" |
+      sed 's/ \(build_system\|platform\)=.*//; s/^/   /' || true
     install_args=(-j 2 --fail-fast)
     [ "$TEST_ROOT" = 0 ] || install_args+=(--test=root)
     if step install spack -e "$env_dir" install "${install_args[@]}"; then

@@ -28,6 +28,7 @@ Boundary parse_boundary(std::string_view name);  // throws Error naming the acce
 //  mpi-gpu: device buffers handed to a GPU-aware MPI.
 //  nccl:    grouped ncclSend/ncclRecv on the halo stream (CUDA builds with NCCL).
 enum class Transport { local, mpi, mpi_gpu, nccl };
+inline constexpr Transport kTransports[] = {Transport::local, Transport::mpi, Transport::mpi_gpu, Transport::nccl};
 std::string_view to_string(Transport t);
 // "auto" is resolved by choose_transport(); anything else must name a transport. Throws Error.
 Transport parse_transport(std::string_view name);

@@ -40,7 +40,7 @@ int InfoCommand::execute() {
   std::printf("NCCL: %s\n", nccl_version().empty() ? "not in this build" : nccl_version().c_str());
   std::printf("halo transports (parallel.transport; auto = %s on %d rank(s)):\n",
               std::string(to_string(choose_transport("auto", world_size()))).c_str(), world_size());
-  for (Transport t : {Transport::local, Transport::mpi, Transport::mpi_gpu, Transport::nccl}) {
+  for (Transport t : kTransports) {
     std::string why;
     const bool ok = transport_available(t, "auto", &why);
     std::printf("  %-8s %s\n", std::string(to_string(t)).c_str(), ok ? "available" : ("unavailable: " + why).c_str());

@@ -34,7 +34,8 @@ ParallelSpec SplitOptions::resolve(const Index3& grid, int halo, bool periodic, 
   ParallelSpec par;
   const int size = world_size();
   with_flag_names([&] {
-    if (ranks.size() != 3) throw Error("--ranks needs 3 values; accepted: px py pz with px * py * pz = the ranks (0 = chosen by wavefd)");
+    if (ranks.size() != 3)
+      throw Error("--ranks needs 3 values; accepted: px py pz with px * py * pz = the ranks (0 = chosen by wavefd)");
     (void)make_layout(grid, halo, true, 4);  // every extent at least the halo
     par.rank_grid = choose_rank_grid(size, grid, {ranks[0], ranks[1], ranks[2]}, halo);
     par.rank = world_rank();

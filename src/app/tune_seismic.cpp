@@ -141,8 +141,9 @@ void tune_precision(const SeismicModel& m, const std::vector<double>& speeds, co
 }  // namespace
 
 int TuneCommand::tune_seismic() {
-  if (world_size() > 1) throw Error("tune --seismic runs on one rank (it tunes the inner box of one rank's grid); accepted: 1 rank, "
-                "not " + std::to_string(world_size()));
+  if (world_size() > 1)
+    throw Error("tune --seismic runs on one rank (it tunes the inner box of one rank's grid); accepted: 1 rank, not " +
+                std::to_string(world_size()));
   check_repetitions(steps, reps, warmup, "--steps");
   const SeismicDeck d = read_seismic_deck(seismic, {});
   const auto velocity = make_velocity(d);

@@ -291,7 +291,7 @@ std::string_view to_string(Transport t) {
 }
 
 Transport parse_transport(std::string_view name) {
-  for (Transport t : {Transport::local, Transport::mpi, Transport::mpi_gpu, Transport::nccl})
+  for (Transport t : kTransports)
     if (name == to_string(t)) return t;
   throw Error("parallel.transport = '" + std::string(name) + "' is unknown; accepted: auto, local, mpi, mpi-gpu, nccl");
 }
@@ -317,7 +317,7 @@ bool transport_available(Transport t, const std::string& gpu_aware, std::string*
 
 std::string available_transports(const std::string& gpu_aware, bool links_only) {
   std::string names;
-  for (Transport t : {Transport::local, Transport::mpi, Transport::mpi_gpu, Transport::nccl})
+  for (Transport t : kTransports)
     if (!(links_only && t == Transport::local) && transport_available(t, gpu_aware))
       names += (names.empty() ? "" : ", ") + std::string(to_string(t));
   return names.empty() ? "none in this build" : names;

@@ -684,8 +684,8 @@ TEST_F(SeismicDeck, TheDecksInInputsLoad) {
     std::string name;
     int width;
   };
-  for (const Expected& e : {Expected{"seismic-minimod-1000.toml", 27}, Expected{"seismic-small.toml", 13},
-                            Expected{"seismic-layered.toml", 15}}) {
+  for (const Expected& e : {Expected{"seismic-minimod-1000.toml", 27}, Expected{"seismic-minimod-cpe21-1000.toml", 27},
+                            Expected{"seismic-small.toml", 13}, Expected{"seismic-layered.toml", 15}}) {
     SCOPED_TRACE(e.name);
     const std::string path = std::string(WAVEFD_SOURCE_DIR) + "/inputs/" + e.name;
     ASSERT_TRUE(fs::exists(path)) << path;
@@ -705,6 +705,16 @@ TEST_F(SeismicDeck, TheDecksInInputsLoad) {
   EXPECT_EQ(m.sources[0].position, (std::array<double, 3>{504, 504, 504}));  // the 2020 code's N/2 + 4
   EXPECT_EQ(m.steps, 1000);
   EXPECT_EQ(m.dt, seismic_time_step(make_star(4), 20, 4500, 0.8).dt);
+  EXPECT_EQ(m.profile, PmlProfile::minimod);
+  EXPECT_TRUE(m.source_one_step_late);
+  // The same problem as the 2021 code computes it: its profile, its source term, the source at N/2.
+  const wavefd::SeismicDeck cpe21 = read_seismic_deck(dir + "seismic-minimod-cpe21-1000.toml", {});
+  const SeismicModel c = make_seismic_model(cpe21, make_velocity(cpe21), 2000);
+  EXPECT_EQ(c.sources[0].position, (std::array<double, 3>{500, 500, 500}));
+  EXPECT_EQ(c.profile, PmlProfile::minimod_2021);
+  EXPECT_FALSE(c.source_one_step_late);
+  EXPECT_FALSE(c.source_scaled);
+  EXPECT_EQ(c.steps, 1000);
   const wavefd::SeismicDeck layered = read_seismic_deck(dir + "seismic-layered.toml", {});
   const SeismicModel l = make_seismic_model(layered, make_velocity(layered), 3500);
   EXPECT_NEAR(double(l.steps) * l.dt, 1.5, l.dt);

@@ -128,6 +128,14 @@ std::string nearest(const CLI::App& sub, const std::string& flag) {
   return best.empty() ? "" : " (did you mean " + best + "?)";
 }
 
+// The command named `name`, or nullptr. (CLI::App::get_subcommand_no_throw is newer than the CLI11
+// of Ubuntu 24.04.)
+const CLI::App* find_command(const CLI::App& app, const std::string& name) {
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (sub->check_name(name)) return sub;
+  return nullptr;
+}
+
 std::string command_list(const CLI::App& app) {
   std::vector<std::string> names;
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
@@ -200,7 +208,7 @@ void check_words(const CLI::App& app, const std::vector<std::string>& args, std:
   if (args[0] == "--version") return;
   if (is_flag(args[0]))
     throw Error(args[0] + " is not an option of wavefd; accepted: a command (" + commands + "), --help, --version");
-  const CLI::App* sub = app.get_subcommand_no_throw(args[0]);
+  const CLI::App* sub = find_command(app, args[0]);
   if (!sub) throw Error("command = '" + args[0] + "' is unknown; accepted: " + commands + " (see `wavefd --help`)");
   const bool deck_keys = sub->get_name() == "run";
   const std::string command = "wavefd " + sub->get_name();
@@ -315,7 +323,7 @@ Settings option_settings(const CLI::App& sub) {
 }
 
 std::string explain(const CLI::ParseError& e, const CLI::App& app, const std::vector<std::string>& args) {
-  const CLI::App* sub = args.empty() ? nullptr : app.get_subcommand_no_throw(args[0]);
+  const CLI::App* sub = args.empty() ? nullptr : find_command(app, args[0]);
   const std::string text = e.what();
   // "Could not convert: --M = 99999999999": check_words saw an integer, too large for the option's type.
   const std::string prefix = "Could not convert: ";

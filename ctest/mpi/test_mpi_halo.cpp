@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -66,13 +67,20 @@ std::vector<Index3> rank_grids(int ranks) {
   return g;
 }
 
-// Two grids per rank grid: "narrow" (uneven; the last rank along each split axis exactly one halo
-// wide, so the core is empty there) and "wide" (uneven, with a core to overlap: along x wider
-// than two 128-byte lines, the depth of the x slabs of the shell).
-Index3 grid_for(const Index3& p, int r, bool wide) {
+// Three grids per rank grid: "narrow" (uneven; the last rank along each split axis exactly one halo
+// wide, so the core is empty there), "wide" (uneven, with a core to overlap: along x wider than two
+// 128-byte lines, the depth of the x slabs of the shell) and "deep" (wide, and along y deep enough
+// for y slabs of the shell a whole GPU tile deep, 16 rows, around a core as deep).
+enum class GridShape { narrow, wide, deep };
+Index3 grid_for(const Index3& p, int r, GridShape shape) {
+  const bool wide = shape != GridShape::narrow;
   Index3 n;
   for (int a = 0; a < 3; ++a)
-    n[a] = wide && a == 0 ? p[a] * 70 + 1 : p[a] == 1 ? 2 * r + 3 : wide ? p[a] * (2 * r + 2) + 1 : p[a] * r + (p[a] - 1);
+    n[a] = wide && a == 0                          ? p[a] * 70 + 1
+           : shape == GridShape::deep && a == 1    ? p[a] * 49 + 2
+           : p[a] == 1                             ? 2 * r + 3
+           : wide                                  ? p[a] * (2 * r + 2) + 1
+                                                   : p[a] * r + (p[a] - 1);
   return n;
 }
 
@@ -80,9 +88,9 @@ template <class T>
 void check_distributed(const Stencil& s, const Variant& v, Boundary b, const std::vector<Transport>& transports) {
   const int ranks = world_size(), rank = world_rank();
   for (const Index3& p : rank_grids(ranks))
-    for (bool wide : {false, true}) {
+    for (GridShape shape : {GridShape::narrow, GridShape::wide, GridShape::deep}) {
       SchemeSpec spec;
-      spec.domain = Domain::single(grid_for(p, s.radius, wide));
+      spec.domain = Domain::single(grid_for(p, s.radius, shape));
       spec.boundary = b;
       spec.courant = 0.8 * s.max_courant;
       TwoStep<T> ref(s, spec, v);
@@ -97,6 +105,11 @@ void check_distributed(const Stencil& s, const Variant& v, Boundary b, const std
           // auto: the kernel stores the own axes' ghosts wherever it can, so both paths are tested here.
           EXPECT_EQ(dist.ghosts_by_kernel(), kernel_can_fill_ghosts(d.parallel, b, v));
           fill(dist);
+          // The y slabs of the shell: a whole GPU tile (16 rows) deep on the deep grids.
+          if (shape == GridShape::deep && overlap)
+            for (const Box& slab : dist.shell())
+              if (slab.lo[1] == 0 && slab.hi[1] < dist.layout().n[1])
+                EXPECT_EQ(slab.hi[1], std::max(16, s.radius)) << "ranks " << to_string(p) << " on rank " << rank;
           dist.advance(kSteps);
           EXPECT_EQ(mismatches(dist, ref_host, ref.layout()), 0)
               << s.name << ' ' << to_string(sizeof(T) == 4 ? Precision::f32 : Precision::f64) << ' ' << v.name()

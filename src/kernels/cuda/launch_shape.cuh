@@ -17,13 +17,13 @@ inline void check(cudaError_t e, const char* kernel, const char* what) {
 }
 
 // The planes each block streams when the caller chose none: the nz planes of `tiles` xy tiles cut
-// so that the launch has about `blocks` blocks, each stream at least 16 R planes long (the 2R planes
-// a block reads or computes before its first output stay a small part) and at most `longest` (which
-// wins where it is the shorter).
-inline int automatic_z_chunk(int nz, long long tiles, long long blocks, int R, int longest = INT_MAX) {
+// so that the launch has about `blocks` blocks, each stream at least `shortest` planes long and at
+// most `longest` (which wins where it is the shorter). 16 R planes keep the 2R planes a block reads
+// or computes before its first output a small part.
+inline int automatic_z_chunk(int nz, long long tiles, long long blocks, int shortest, int longest = INT_MAX) {
   const long long chunks = std::max(1LL, (blocks + tiles - 1) / tiles);
   const int chunk = int((nz + chunks - 1) / chunks);
-  return std::min(longest, std::max(16 * R, chunk));
+  return std::min(longest, std::max(shortest, chunk));
 }
 
 // The Laplacian's axis weights c[0..R] by value, a kernel argument (no constant-memory copy to wait for).

@@ -212,7 +212,7 @@ void launch(const StarPairArgs<T>& a) {
     int device = 0, sms = 132;
     check(cudaGetDevice(&device), kKernel, "device");
     check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), kKernel, "SM count");
-    chunk = automatic_z_chunk(nz, (long long)tiles_x * tiles_y, 8LL * sms, R, 128);
+    chunk = automatic_z_chunk(nz, (long long)tiles_x * tiles_y, 8LL * sms, 16 * R, 128);
   }
   const auto kernel = star_pair_kernel<T, R, BY, VB, LX, MinBlocks>;
   static const cudaError_t attribute =

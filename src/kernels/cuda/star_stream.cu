@@ -204,7 +204,7 @@ void launch(const native::StarArgs<T>& a) {
   const bool pml = a.pml.active();
   // By default two waves of full occupancy (132 SMs), so that the GPU is filled a few times over.
   const long long tiles = (long long)((nx + BX * V - 1) / (BX * V)) * ((ny + BY - 1) / BY);
-  const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132LL * 2048 / (BX * BY) * 2, R);
+  const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132LL * 2048 / (BX * BY) * 2, 16 * R);
   const dim3 block(BX, BY, 1);
   const dim3 grid((nx + BX * V - 1) / (BX * V), (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   const Coeffs<T, R> k = coeffs<T, R>(a.c);

@@ -292,8 +292,11 @@ void launch(const native::StarArgs<T>& a) {
   // H100, 16-row tiles, ncu: 12.32 / 12.47 / 12.88 / 13.89 GB read per step in chunks of 32 / 64 /
   // 128 / 946 planes; loop 7.18 against 7.26 s in 32 and 64; 8-row tiles: 7.21 / 7.12 / 7.10 s in
   // 32 / 48 / 64).
+  // A box of few tiles (the shell's y slabs: 4 tiles of 16 rows on a 512-point row) streams chunks
+  // down to 4 R planes, so that it still spreads over the SMs (at 16 R: 32 blocks per slab).
   const int longest = Coef && !Pml ? (MinBlocks > 1 ? 16 : 8) * R : 128;
-  const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132 * MinBlocks * 4, R, longest);
+  const int shortest = tiles < 16 ? 4 * R : 16 * R;
+  const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132 * MinBlocks * 4, shortest, longest);
   const dim3 grid((nx + S::TX - 1) / S::TX, (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   kernel<<<grid, S::Threads, S::SmemBytes, static_cast<cudaStream_t>(a.stream)>>>(u_map, prev_map, coef_map, a,
                                                                                   int(o0), int(o1), int(o2), chunk);

@@ -285,8 +285,12 @@ void launch(const native::StarArgs<T>& a) {
 
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
   const int tiles = ((nx + S::TX - 1) / S::TX) * ((ny + BY - 1) / BY);
-  // By default about four blocks per SM slot in all (132 SMs), streams of at most 128 planes; on
-  // the seismic inner box (a coefficient, no PML branch) 16 R with two blocks per SM, 8 R with one.
+  // By default about sixteen blocks per SM slot in all (132 SMs; with four, 512^3 streamed 103
+  // planes a block, and an SM that another kernel held for a while left a tail of such long blocks:
+  // H100, star M=4 float, 512^3, full step 0.6545 against 0.6676-0.6738 ms on one GPU, the 1 x 2 x 2
+  // grid of 512^3 per GPU 0.763 against 0.767 ms, the z split 0.682 against 0.701 ms), streams of
+  // at least 16 R and at most 128 planes; on the seismic inner box (a coefficient, no PML branch)
+  // 16 R with two blocks per SM, 8 R with one.
   // Longer streams were slower there: the blocks of neighbouring tiles drift apart, and fewer of
   // the rows and granules they share are still in L2 (minimod's 944 x 946 x 946 inner box on an
   // H100, 16-row tiles, ncu: 12.32 / 12.47 / 12.88 / 13.89 GB read per step in chunks of 32 / 64 /
@@ -296,7 +300,7 @@ void launch(const native::StarArgs<T>& a) {
   // down to 4 R planes, so that it still spreads over the SMs (at 16 R: 32 blocks per slab).
   const int longest = Coef && !Pml ? (MinBlocks > 1 ? 16 : 8) * R : 128;
   const int shortest = tiles < 16 ? 4 * R : 16 * R;
-  const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132 * MinBlocks * 4, shortest, longest);
+  const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132 * MinBlocks * 16, shortest, longest);
   const dim3 grid((nx + S::TX - 1) / S::TX, (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   kernel<<<grid, S::Threads, S::SmemBytes, static_cast<cudaStream_t>(a.stream)>>>(u_map, prev_map, coef_map, a,
                                                                                   int(o0), int(o1), int(o2), chunk);

@@ -235,16 +235,39 @@ def load_points(paths):
 
 def probe_links(probes, ranks, transport):
     """From the probe run with as many ranks as the point (the same contention for the cores):
-    latency (smallest message) and bandwidth (largest) per kind of link, medians over pairs."""
+    latency (smallest message) and bandwidth (largest) per kind of link, medians over pairs, and
+    each rank's node (wavefd's communication node: NCCL_HOSTID where set, so pseudo-nodes count)."""
     for path, data in probes:
         if data.get("probe", {}).get("ranks") != ranks:
             continue
         for t in data.get("transports", []):
             if t["transport"] == transport:
-                return {link: (s["latency_s"]["median"], s["bandwidth_gb_per_s"]["median"] * 1e9)
-                        for link, s in t["summary"].items()}
+                links = {link: (s["latency_s"]["median"], s["bandwidth_gb_per_s"]["median"] * 1e9)
+                         for link, s in t["summary"].items()}
+                return links, data.get("hosts") or ["localhost"] * ranks
         fail(f"--probe = '{path}' has no results for transport '{transport}'")
     fail(f"no --probe ran on {ranks} ranks; accepted: one probe per rank count of the points")
+
+
+def face_links(rank_grid, hosts):
+    """Per rank, per axis split over several ranks: the kinds of link of its two faces ('node' when the
+    neighbour (periodic) is on the rank's node, else 'network'). Ranks are numbered x fastest, as in
+    wavefd, and placed on nodes as in the probe of the same rank count (the same launcher)."""
+    px, py, pz = rank_grid
+    out = []
+    for r in range(px * py * pz):
+        c = [r % px, (r // px) % py, r // (px * py)]
+        faces = []
+        for a in range(3):
+            if rank_grid[a] == 1:
+                continue
+            for step in (-1, 1):
+                n = list(c)
+                n[a] = (n[a] + step) % rank_grid[a]
+                other = n[0] + px * (n[1] + py * n[2])
+                faces.append((a, "node" if hosts[other] == hosts[r] else "network"))
+        out.append(faces)
+    return out
 
 
 def check(args):
@@ -260,33 +283,34 @@ def check(args):
         transport = s["transport"] if s["transport"] != "local" else None
         part = lambda k: case["parts_alone_per_step_s"][k]["min"]  # noqa: E731  slowest rank, best rep
         kernel, halo, core, shell = case["kernel"]["seconds"]["min"], part("halo"), part("core"), part("shell")
-        # The link: every face of the rank through the probe's node link (no network here); an axis
-        # of one rank sends nothing (the step wraps its ghosts in place). One exchange packs all faces in one
-        # kernel and unpacks them in one, so its fixed cost is paid once; on a CPU the bytes of
-        # all kinds go one after another (no copy engine works beside the cores), so they add up.
+        # The link: each face of a rank through the kind of link to its neighbour, by the probe's
+        # nodes (node or network); an axis of one rank sends nothing (the step wraps its ghosts in
+        # place). One exchange packs all faces in one kernel and unpacks them in one, so its fixed
+        # cost is paid once per kind. The faces of one kind share its bandwidth; on a GPU different
+        # kinds run at once, on a CPU their bytes go one after another (no copy engine works beside
+        # the cores), so they add up. The slowest rank sets the step.
+        backends = p.get("provenance", {}).get("kokkos", {}).get("backends", [])
+        on_gpu = any(b in ("CUDA", "HIP", "SYCL") for b in backends)
         model_halo = None
         if transport and probes:
-            links = probe_links(probes, s["ranks"], transport)
+            links, hosts = probe_links(probes, s["ranks"], transport)
             value_bytes = 4 if case["precision"] == "float" else 8
             n, R = s["subdomain_largest"], case["radius"]
-            latency, transfer = 0.0, 0.0
-            for a in range(3):
-                if s["rank_grid"][a] == 1:
-                    continue
-                kind = "node"
-                if kind not in links:
-                    fail(f"the --probe on {s['ranks']} ranks has no '{kind}' pairs; probe the points' split")
-                face = R * n[(a + 1) % 3] * n[(a + 2) % 3] * value_bytes
-                latency = max(latency, links[kind][0])
-                transfer += 2 * face / links[kind][1]  # both faces of the axis
-            model_halo = latency + transfer
+            model_halo = 0.0
+            for faces in face_links(s["rank_grid"], hosts):
+                per_kind = {}
+                for a, kind in faces:
+                    if kind not in links:
+                        fail(f"the --probe on {s['ranks']} ranks has no '{kind}' pairs; probe the points' split")
+                    face = R * n[(a + 1) % 3] * n[(a + 2) % 3] * value_bytes
+                    per_kind[kind] = per_kind.get(kind, 0.0) + face / links[kind][1]
+                times = [links[k][0] + t for k, t in per_kind.items()]
+                model_halo = max(model_halo, (max(times) if on_gpu else sum(times)) if times else 0.0)
         halo_used = model_halo if model_halo is not None else halo
         # On a GPU the exchange and then the shell run on their own stream beside the core; the shell
         # needs the same memory bandwidth as the core, so its time adds. On a CPU nothing runs beside
         # the update, so the core, the exchange and the shell follow each other. Without overlap:
         # the exchange, then the whole update.
-        backends = p.get("provenance", {}).get("kokkos", {}).get("backends", [])
-        on_gpu = any(b in ("CUDA", "HIP", "SYCL") for b in backends)
         if s["overlap"] and on_gpu:
             sum_parts, model = max(core, halo) + shell, max(core, halo_used) + shell
         elif s["overlap"]:

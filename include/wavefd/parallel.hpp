@@ -15,6 +15,13 @@ int world_size();  // 1 without MPI or before MPI_Init
 int node_local_rank();  // rank among those sharing this node (MPI_COMM_TYPE_SHARED)
 int node_ranks();       // the ranks sharing this node
 
+// The node this rank talks from, for communication (the probe's kinds of link, the model's link
+// per face): $NCCL_HOSTID where it is set, the variable by which NCCL decides which ranks share a
+// host, so that wavefd and NCCL agree; else MPI's processor name. scripts/pseudo_nodes.sh sets
+// it per rank to rehearse several nodes on one host (docs/scaling.md); the GPU a rank takes still
+// follows the real host (node_local_rank).
+std::string communication_node();
+
 // An error every rank knows about: main() prints it once (rank 0) and every rank exits normally.
 class AgreedError : public Error {
  public:

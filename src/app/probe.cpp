@@ -145,13 +145,13 @@ std::vector<double> gather_on_root(const std::vector<double>& mine) {
 #endif
 }
 
-// Every rank's host name, on rank 0: pairs on one host talk through its memory or NVLink, the
-// others through the network.
+// Every rank's node (communication_node()), on rank 0: pairs on one node talk through its memory
+// or NVLink, the others through the network.
 std::vector<std::string> host_names() {
 #ifdef WAVEFD_HAVE_MPI
   char mine[MPI_MAX_PROCESSOR_NAME] = {};
-  int len = 0;
-  MPI_Get_processor_name(mine, &len);
+  const std::string node = communication_node();
+  node.copy(mine, MPI_MAX_PROCESSOR_NAME - 1);
   std::vector<char> all(world_rank() == 0 ? std::size_t(MPI_MAX_PROCESSOR_NAME) * world_size() : 0);
   MPI_Gather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
   std::vector<std::string> names;
@@ -159,7 +159,7 @@ std::vector<std::string> host_names() {
     names.emplace_back(&all[at], strnlen(&all[at], MPI_MAX_PROCESSOR_NAME));
   return names;
 #else
-  return {"localhost"};
+  return {communication_node()};
 #endif
 }
 

@@ -72,6 +72,19 @@ std::pair<int, int> node_place() {
 int node_local_rank() { return node_place().first; }
 int node_ranks() { return node_place().second; }
 
+std::string communication_node() {
+  if (const char* id = std::getenv("NCCL_HOSTID"); id != nullptr && *id != '\0') return id;
+#ifdef WAVEFD_HAVE_MPI
+  if (mpi_on()) {
+    char name[MPI_MAX_PROCESSOR_NAME] = {};
+    int len = 0;
+    MPI_Get_processor_name(name, &len);
+    return std::string(name, std::size_t(len));
+  }
+#endif
+  return "localhost";
+}
+
 void agree(const std::function<void()>& check) {
   std::string message;
   bool failed = false;

@@ -69,7 +69,6 @@ TEST(SeismicAbsorbing, EngineConservesDiscreteEnergyWithoutLayerOrSources) {
     const Energy late = energy(m, interior_values(engine.u_prev()), interior_values(engine.u()));
     // Clearly positive: not a cancellation of two large sums.
     EXPECT_GT(early.total(), 0.1 * (early.kinetic + std::abs(early.potential)));
-    // Measured: 3.0e-15 relative (rigid), -4.9e-15 (zero).
     EXPECT_NEAR(late.total(), early.total(), 1e-12 * early.total())
         << "relative drift " << (late.total() - early.total()) / early.total();
     std::printf("  measured: relative energy drift %.2g, %s frame\n", (late.total() - early.total()) / early.total(),
@@ -206,6 +205,7 @@ void expect_pml_reflects_less_than(const Geometry& g, double limit) {
   ASSERT_GT(r.direct, 0);
   EXPECT_NEAR(r.rigid / r.direct, r.image, 0.01 * r.image) << "the rigid wall's reflection is not all in the window";
   EXPECT_LT(r.pml / r.rigid, limit) << "E_pml " << r.pml << ", E_rigid " << r.rigid;
+  // The figures docs/seismic.md states (bench/results/epyc-2core/seismic-minimod-checks/).
   std::printf("  measured: E_pml / E_rigid %.2g (limit %g); E_rigid / E_direct %.5g against %.5g\n", r.pml / r.rigid,
               limit, r.rigid / r.direct, r.image);
 }
@@ -219,8 +219,6 @@ TEST(SeismicAbsorbing, PmlReflectsUnderOnePercentOfARigidWallAtNormalIncidence) 
   g.source = {11, 19, 19};
   g.receiver = {5, 19, 19};
   g.moved = 22;
-  // Measured: E_pml / E_rigid = 7.1e-4 (5.8e-4 of it within the rigid wall's window);
-  // E_rigid / E_direct = 0.11112 against 1/9.
   expect_pml_reflects_less_than(g, 0.01);
 }
 
@@ -233,8 +231,6 @@ TEST(SeismicAbsorbing, PmlReflectsUnderFivePercentOfARigidWallAt45Degrees) {
   g.source = {7, 14, 20};
   g.receiver = {7, 30, 20};
   g.moved = 22;
-  // Measured: E_pml / E_rigid = 3.9e-3 (3.87e-3 of it within the rigid wall's window);
-  // E_rigid / E_direct = 0.50012 against 1/2.
   expect_pml_reflects_less_than(g, 0.05);
 }
 

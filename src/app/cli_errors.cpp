@@ -128,17 +128,22 @@ std::string nearest(const CLI::App& sub, const std::string& flag) {
   return best.empty() ? "" : " (did you mean " + best + "?)";
 }
 
+// wavefd's commands (CLI11's subcommands).
+std::vector<const CLI::App*> commands_of(const CLI::App& app) {
+  return app.get_subcommands([](const CLI::App*) { return true; });
+}
+
 // The command named `name`, or nullptr. (CLI::App::get_subcommand_no_throw is newer than the CLI11
 // of Ubuntu 24.04.)
 const CLI::App* find_command(const CLI::App& app, const std::string& name) {
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+  for (const CLI::App* sub : commands_of(app))
     if (sub->check_name(name)) return sub;
   return nullptr;
 }
 
 std::string command_list(const CLI::App& app) {
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  for (const CLI::App* sub : commands_of(app)) names.push_back(sub->get_name());
   return joined(names, ", ");
 }
 

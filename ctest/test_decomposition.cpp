@@ -141,12 +141,39 @@ TEST(ExchangePlan, ZFacesAloneGoInPlaceAsWholePlanes) {
   EXPECT_EQ(comm::packed_boxes(p, true).count, 0);
 }
 
-// Packed where messages cross other axes (edges of a box stencil, x or y faces) or where the
-// transport cannot take the field (host-staged MPI of GPU builds).
+// Beside faces across x and y, the z faces of a star stencil still go in place; only the others
+// are packed, one after the other in the buffer.
+TEST(ExchangePlan, ZFacesGoInPlaceBesideOtherFaces) {
+  const comm::ExchangePlan p = plan_of(make_star(4), {1, 2, 2}, 3, true);
+  ASSERT_EQ(p.messages.size(), 4u);
+  const Layout l = make_layout({40, 18, 15}, 4, true, sizeof(float));
+  index_t total = 0;
+  int in_place = 0;
+  for (const comm::GhostMessage& m : p.messages) {
+    const bool z_face = m.send.extent(2) == 4;
+    EXPECT_EQ(m.in_place, z_face);
+    if (z_face) {
+      ++in_place;
+      EXPECT_EQ(m.length, 4 * l.sz);
+      continue;
+    }
+    EXPECT_EQ(m.length, m.send.size());
+    EXPECT_EQ(m.send_at, total);
+    total += m.length;
+  }
+  EXPECT_EQ(in_place, 2);
+  EXPECT_EQ(p.send_count, total);
+  EXPECT_EQ(comm::packed_boxes(p, true).count, 2);
+  EXPECT_EQ(comm::packed_boxes(p, true).total, total);
+}
+
+// Packed where messages cross z and another axis (edges of a box stencil), where none crosses z, or
+// where the transport cannot take the field (host-staged MPI of GPU builds).
 TEST(ExchangePlan, EdgesOtherFacesAndStagedTransportsArePacked) {
   const Stencil star = make_star(4), box = make_box({2, 2, 2});
-  for (const comm::ExchangePlan& p : {plan_of(box, {1, 1, 2}, 0, true), plan_of(star, {1, 2, 1}, 0, true),
-                                      plan_of(star, {1, 2, 2}, 3, true), plan_of(star, {1, 1, 2}, 0, false)}) {
+  for (const comm::ExchangePlan& p : {plan_of(box, {1, 1, 2}, 0, true), plan_of(box, {1, 2, 2}, 3, true),
+                                      plan_of(star, {1, 2, 1}, 0, true), plan_of(star, {1, 2, 2}, 3, false),
+                                      plan_of(star, {1, 1, 2}, 0, false)}) {
     ASSERT_FALSE(p.messages.empty());
     index_t total = 0;
     for (const comm::GhostMessage& m : p.messages) {

@@ -65,15 +65,17 @@ ExchangePlan make_exchange_plan(const HaloSpec& spec, bool in_place) {
   std::sort(plan.messages.begin(), plan.messages.end(), [](const GhostMessage& x, const GhostMessage& y) {
     return x.peer != y.peer ? x.peer < y.peer : x.send_tag < y.send_tag;
   });
-  const auto crosses_z_alone = [](const GhostMessage& m) {
-    return m.send_tag == direction_id({0, 0, -1}) || m.send_tag == direction_id({0, 0, 1});
+  // A message crosses z alone (a z face) or z and another axis (an edge or corner across z).
+  const auto crosses = [](const GhostMessage& m, bool z, bool other) {
+    const int t = m.send_tag;  // direction_id: (dx + 1) + 3 (dy + 1) + 9 (dz + 1)
+    return (t / 9 != 1) == z && (t % 3 != 1 || t / 3 % 3 != 1) == other;
   };
   const Layout& l = spec.layout;
-  in_place = in_place && !plan.messages.empty() && h * l.sz < (index_t(1) << 31) &&  // counts are int in MPI
-             std::all_of(plan.messages.begin(), plan.messages.end(), crosses_z_alone);
+  in_place = in_place && h * l.sz < (index_t(1) << 31) &&  // counts are int in MPI
+             std::none_of(plan.messages.begin(), plan.messages.end(), [&](const GhostMessage& m) { return crosses(m, true, true); });
   for (GhostMessage& m : plan.messages) {
-    m.in_place = in_place;
-    if (in_place) {  // planes [lo, lo + h) with their ghost rows and columns: from row_start(-h, lo)
+    m.in_place = in_place && crosses(m, true, false);
+    if (m.in_place) {  // planes [lo, lo + h) with their ghost rows and columns: from row_start(-h, lo)
       m.send_at = l.row_start(-h, m.send.lo[2]), m.recv_at = l.row_start(-h, m.recv.lo[2]), m.length = h * l.sz;
       continue;
     }

@@ -8,13 +8,15 @@
 // kernel, and unpacked into the matching ghost box of the receiver the same way. Faces on a rigid
 // wall get no message: the reflection (ghost_shell.hpp) fills them after the messages arrived.
 //
-// In place: where every message crosses z alone (a rank grid split along z only, a stencil that
-// reads no edges across z), each message is R whole planes, contiguous in the field, and travels
-// straight from the sender's last interior planes into the receiver's ghost planes: no pack, no
-// unpack, no buffers (4 x H200, 512^3 per GPU: the two kernels moved 32 MB per step beside the
-// core). The planes carry their ghost columns and rows and the row padding too. The stencil reads
-// none of those in a ghost plane (no edge regions), and the ghost fill after the messages rewrites
-// the ones its rules own (wrap, reflect), so the field ends as the packed exchange leaves it.
+// In place: where no message crosses z together with another axis (a stencil that reads no edges
+// across z), each z face message is R whole planes, contiguous in the field, and travels straight
+// from the sender's last interior planes into the receiver's ghost planes: no pack, no unpack, no
+// buffers (4 x H200, 512^3 per GPU split along z: the two kernels moved 32 MB per step beside the
+// core). The messages across x and y stay packed. The planes carry their ghost columns and rows and
+// the row padding too: the stencil reads none of those in a ghost plane (no edge regions), the
+// messages across x and y fill only ghosts beside interior planes, and the ghost fill after the
+// messages rewrites the ones its rules own (wrap, reflect), so every ghost the stencil reads ends as
+// the packed exchange leaves it.
 #include <cstdint>
 #include <vector>
 

@@ -98,24 +98,33 @@ void check_distributed(const Stencil& s, const Variant& v, Boundary b, const std
       ref.advance(kSteps);
       auto ref_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ref.u().data);
       for (Transport t : transports)
-        for (bool overlap : {false, true}) {
-          SchemeSpec d = spec;
-          d.parallel = {p, rank, t, overlap};
-          TwoStep<T> dist(s, d, v);
-          // auto: the kernel stores the own axes' ghosts wherever it can, so both paths are tested here.
-          EXPECT_EQ(dist.ghosts_by_kernel(), kernel_can_fill_ghosts(d.parallel, b, v));
-          fill(dist);
-          // The y slabs of the shell: a whole GPU tile (16 rows) deep on the deep grids.
-          if (shape == GridShape::deep && overlap)
-            for (const Box& slab : dist.shell())
-              if (slab.lo[1] == 0 && slab.hi[1] < dist.layout().n[1])
-                EXPECT_EQ(slab.hi[1], std::max(16, s.radius)) << "ranks " << to_string(p) << " on rank " << rank;
-          dist.advance(kSteps);
-          EXPECT_EQ(mismatches(dist, ref_host, ref.layout()), 0)
-              << s.name << ' ' << to_string(sizeof(T) == 4 ? Precision::f32 : Precision::f64) << ' ' << v.name()
-              << ' ' << to_string(b) << " grid " << to_string(spec.domain.global) << " ranks " << to_string(p)
-              << ' ' << to_string(t) << " overlap " << overlap << " on rank " << rank;
-        }
+        for (bool overlap : {false, true})
+          for (GhostFillMode pack : {GhostFillMode::automatic, GhostFillMode::separate}) {
+            SchemeSpec d = spec;
+            d.parallel = {p, rank, t, overlap};
+            d.parallel.pack = pack;
+            const bool can_pack = kernel_can_pack(d.parallel, s, v);
+            if (pack == GhostFillMode::separate && !can_pack) continue;  // auto was that already
+            TwoStep<T> dist(s, d, v);
+            // auto: the kernel stores the own axes' ghosts wherever it can, so both paths are tested here.
+            EXPECT_EQ(dist.ghosts_by_kernel(), kernel_can_fill_ghosts(d.parallel, b, v));
+            // ... and packs the faces wherever it can: every face across x or y is packed (z faces of
+            // stencils that can be packed by the kernel go in place).
+            const bool packed_faces = dist.halo().send_faces().buffer != nullptr;
+            if (can_pack && (p[0] > 1 || p[1] > 1)) EXPECT_TRUE(packed_faces);
+            EXPECT_EQ(dist.packs_by_kernel(), pack == GhostFillMode::automatic && can_pack && packed_faces);
+            fill(dist);
+            // The y slabs of the shell: a whole GPU tile (16 rows) deep on the deep grids.
+            if (shape == GridShape::deep && overlap)
+              for (const Box& slab : dist.shell())
+                if (slab.lo[1] == 0 && slab.hi[1] < dist.layout().n[1])
+                  EXPECT_EQ(slab.hi[1], std::max(16, s.radius)) << "ranks " << to_string(p) << " on rank " << rank;
+            dist.advance(kSteps);
+            EXPECT_EQ(mismatches(dist, ref_host, ref.layout()), 0)
+                << s.name << ' ' << to_string(sizeof(T) == 4 ? Precision::f32 : Precision::f64) << ' ' << v.name()
+                << ' ' << to_string(b) << " grid " << to_string(spec.domain.global) << " ranks " << to_string(p)
+                << ' ' << to_string(t) << " overlap " << overlap << " pack " << to_string(pack) << " on rank " << rank;
+          }
     }
 }
 

@@ -54,6 +54,7 @@ struct RunConfig {
   std::string overlap = "auto";    // update the core while ghosts are in flight: auto | true | false
   std::string gpu_aware = "auto";  // auto | yes | no: whether MPI takes device pointers
   std::string ghost_fill = "auto";  // auto | kernel | separate: who fills one rank's ghosts
+  std::string pack = "auto";        // auto | kernel | separate: who packs the faces sent by message
 };
 
 void add_run_options(CLI::App& run, RunConfig& c);

@@ -41,6 +41,14 @@ struct HaloTimes {
   long exchanges = 0;
 };
 
+// The packed send buffer of an exchange whose packed messages are all faces, for a kernel to store
+// the points next to those faces into as it updates them (GhostImages::send, send_at): buffer null
+// where it cannot (no packed message, or an edge or corner among them).
+struct SendFaces {
+  void* buffer = nullptr;
+  std::int64_t at[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};  // [axis][side]: the face's box in the buffer, or -1
+};
+
 template <class T>
 class Halo {
  public:
@@ -61,6 +69,12 @@ class Halo {
   // arrive by message (edges): the kernel stores them as ghost images (GhostFillMode::kernel).
   // Exchanging transports only; on by default.
   virtual void fill_early(bool on) { (void)on; }
+  // Where an update can store the packed faces itself (see SendFaces).
+  virtual SendFaces send_faces() const { return {}; }
+  // On: the send buffer already holds the faces of the field the next start() gets (the update
+  // stored them through send_faces()), so that start() posts the messages without a pack kernel.
+  // For the next start() only.
+  virtual void packed_by_update(bool on) { (void)on; }
   const HaloTimes& times() const { return times_; }
   void reset_times() { times_ = {}; }
 

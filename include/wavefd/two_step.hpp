@@ -39,6 +39,10 @@ struct ParallelSpec {
   Transport transport = Transport::local;
   bool overlap = false;
   GhostFillMode ghost_fill = GhostFillMode::automatic;
+  // Who packs the faces that leave by message (parallel.pack, the same three values): the update
+  // kernel, storing each point next to such a face also into the send buffer (GhostImages::send),
+  // or a separate pack kernel before the messages.
+  GhostFillMode pack = GhostFillMode::automatic;
 };
 
 // Whether the kernel can store the ghosts that need no message: the variant writes ghost images,
@@ -49,6 +53,14 @@ bool kernel_can_fill_ghosts(const ParallelSpec& par, Boundary b, const Variant& 
 
 // Resolves `mode`: true when the kernel writes those ghosts. Throws Error for kernel where it cannot.
 bool ghosts_by_kernel(GhostFillMode mode, const ParallelSpec& par, Boundary b, const Variant& v);
+
+// Whether the update kernel can pack the faces: the variant writes ghost images, ranks exchange,
+// the stencil reads no edges (every packed message is a face) and an overlapped step does not
+// split x (as kernel_can_fill_ghosts). Where no face is packed (all go in place) there is nothing
+// to pack, by either.
+bool kernel_can_pack(const ParallelSpec& par, const Stencil& s, const Variant& v);
+// Resolves par.pack; throws Error for kernel where it cannot.
+bool pack_by_kernel(const ParallelSpec& par, const Stencil& s, const Variant& v);
 
 struct SchemeSpec {
   Domain domain;  // global extents; local extents and offset follow from `parallel`
@@ -69,9 +81,9 @@ class TwoStep {
   // not fit the grid, or ghost_fill = kernel where the transport or the variant cannot.
   TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, const Tile& tile = {});
 
-  // Writable access marks the ghosts stale: with ghosts by the kernel, the next step refills them.
-  Field<T>& u() { return ghosts_current_ = false, u_; }            // u^n
-  Field<T>& u_prev() { return ghosts_current_ = false, u_prev_; }  // u^{n-1}
+  // Writable access marks the ghosts and the packed faces stale: the next step refills them.
+  Field<T>& u() { return stale(), u_; }            // u^n
+  Field<T>& u_prev() { return stale(), u_prev_; }  // u^{n-1}
   const Field<T>& u() const { return u_; }
   const Field<T>& u_prev() const { return u_prev_; }
   const Layout& layout() const { return layout_; }
@@ -91,9 +103,12 @@ class TwoStep {
   // and the shell around it.
   const Box& core() const { return core_; }
   const std::vector<Box>& shell() const { return shell_; }
-  bool overlap() const { return spec_.parallel.overlap && !(images_.active && !exchanging()); }
+  bool overlap() const { return spec_.parallel.overlap && !(own_images_ && !exchanging()); }
   // Whether the kernel writes the ghosts (GhostFillMode::kernel, resolved).
-  bool ghosts_by_kernel() const { return images_.active; }
+  bool ghosts_by_kernel() const { return own_images_; }
+  // Whether the kernel packs the faces that leave by message (ParallelSpec::pack, resolved, and some
+  // face is packed).
+  bool packs_by_kernel() const { return images_.send != nullptr; }
   void advance(long n) {
     for (long s = 0; s < n; ++s) step();
   }
@@ -101,6 +116,7 @@ class TwoStep {
 
  private:
   bool exchanging() const { return spec_.parallel.transport != Transport::local; }
+  void stale() { ghosts_current_ = sends_current_ = false; }
 
   Stencil stencil_;
   SchemeSpec spec_;
@@ -114,9 +130,11 @@ class TwoStep {
   std::unique_ptr<HaloInstance> halo_instance_;  // the halo's own instance (GPU builds, overlap on)
   Kokkos::DefaultExecutionSpace halo_exec_;      // that instance, or compute_
   bool separate_instances_ = false;
-  GhostImages images_;               // active: the kernel stores the ghost images (GhostFillMode::kernel)
-                                     // of the axes a rank spans alone; the faces between ranks keep theirs
-  bool ghosts_current_ = false;      // with images_.active: the ghosts of u and u- hold their images
+  GhostImages images_;               // active: the kernel stores the ghost images of the axes a rank
+                                     // spans alone (own_images_), or the packed faces (send), or both
+  bool own_images_ = false;          // GhostFillMode::kernel, resolved
+  bool ghosts_current_ = false;      // with own_images_: the ghosts of u and u- hold their images
+  bool sends_current_ = false;       // with images_.send: the send buffer holds the faces of u
   Box core_;
   std::vector<Box> shell_;
   std::unique_ptr<Halo<T>> halo_;

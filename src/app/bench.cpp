@@ -50,6 +50,10 @@ BenchCommand::BenchCommand(CLI::App& app) {
                   "Full step with transport local: auto (as `run`) | kernel (the kernel stores the ghost images) | "
                   "separate (a fill pass before each update)")
       ->capture_default_str();
+  sub->add_option("--pack", pack,
+                  "Full step on several ranks: who packs the faces sent by message: auto (as `run`) | kernel (the "
+                  "update kernel stores them into the send buffer) | separate (a pack kernel before the messages)")
+      ->capture_default_str();
   split.add_to(*sub);
 }
 
@@ -192,6 +196,7 @@ bool bench_case(const BenchCommand& b, const BenchCase& c, const ParallelSpec& p
                                 {"unpack", spread_over_ranks(t.phases.unpack)}};
   row["full_step"] = figures(t.slowest.step);
   row["full_step"]["ghost_fill"] = t.ghosts_by_kernel ? "kernel" : "separate";
+  row["full_step"]["pack"] = t.packs_by_kernel ? "kernel" : "separate";
   row["full_step"]["halo_phases_per_step_s"] = {
       {"pack", per_rank["pack"]["max"]}, {"wait", per_rank["wait"]["max"]}, {"unpack", per_rank["unpack"]["max"]}};
   row["kernel"] = figures(t.slowest.kernel);
@@ -260,12 +265,19 @@ int BenchCommand::execute() {
     for (const Stencil& s : stencils) halo = std::max(halo, s.radius);
     par = split.resolve(grid, halo, true, transport, overlap);
     par.ghost_fill = parse_ghost_fill(ghost_fill, "--ghost-fill");
+    par.pack = parse_ghost_fill(pack, "--pack");
     cases = plan_cases(*this, stencils);
     if (par.ghost_fill == GhostFillMode::kernel)
       for (const BenchCase& c : cases)
         if (!kernel_can_fill_ghosts(par, Boundary::periodic, *c.variant))
           throw Error("--ghost-fill = kernel needs variants that write ghost images and a rank grid with an axis "
                       "of one rank (not " + c.variant->name() + "); accepted: auto, separate");
+    if (par.pack == GhostFillMode::kernel)
+      for (const BenchCase& c : cases)
+        if (!kernel_can_pack(par, *c.stencil, *c.variant))
+          throw Error("--pack = kernel needs variants that write ghost images, several ranks, stencils that read no "
+                      "edges and x not split when overlap is on (not " + c.variant->name() + " for " + c.stencil->name +
+                      "); accepted: auto, separate");
   });
   agree([&] {  // collective, so only once every rank got this far
     if (par.transport == Transport::nccl) check_one_rank_per_device("--transport = 'nccl'");
@@ -282,7 +294,7 @@ int BenchCommand::execute() {
   const std::string transport_name(to_string(par.transport));
   nlohmann::json out;
   out["provenance"] = provenance_json(Distribution{par.rank_grid, transport_name});
-  out["full_step"] = {{"transport", transport_name}, {"overlap", par.overlap}, {"ghost_fill", ghost_fill}};
+  out["full_step"] = {{"transport", transport_name}, {"overlap", par.overlap}, {"ghost_fill", ghost_fill}, {"pack", pack}};
   out["kokkos"] = execution_json();
   if (!op.empty()) {
     const int rc = derivative_bench(*this, out);

@@ -62,6 +62,7 @@ struct BenchCommand : Command {
   std::string transport = "auto";  // the full step's halo: auto, local, mpi, mpi-gpu, nccl (one rank: self-exchange)
   SplitOptions split;              // under mpirun: --n split over the ranks
   std::string ghost_fill = "auto";  // the full step's ghosts on one rank: auto | kernel | separate
+  std::string pack = "auto";        // who packs the faces sent by message: auto | kernel | separate
   explicit BenchCommand(CLI::App& app);
   bool needs_mpi() const override { return true; }  // under mpirun, and --transport mpi|mpi-gpu|nccl on one rank
   int execute() override;

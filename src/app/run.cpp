@@ -35,6 +35,7 @@ struct RunResult {
   double max_abs = 0;      // over all ranks; 1e308 stands for NaN/Inf
   double mode_error = -1;  // init = mode: max |u - exact| over all ranks
   HaloTimes halo;          // this rank's
+  bool packs_by_kernel = false;  // the update kernel packed the faces sent by message (parallel.pack)
 };
 
 // The kernel a run uses, and where each part of the choice came from.
@@ -160,6 +161,7 @@ RunResult run_scheme(const Stencil& s, const SchemeSpec& spec, const KernelChoic
   r.seconds = timer.seconds() - paused;
   progress.finish(r.steps, r.seconds);
   r.halo = engine.halo().times();
+  r.packs_by_kernel = engine.packs_by_kernel();
 
   double max_abs, err;
   measure(r.steps, max_abs, err);
@@ -219,6 +221,7 @@ int RunCommand::execute() {
     spec.parallel.transport = choose_transport(c.transport, ranks, c.gpu_aware);
     spec.parallel.overlap = resolve_overlap(c.overlap, spec.parallel.transport, ranks, "parallel.overlap");
     spec.parallel.ghost_fill = parse_ghost_fill(c.ghost_fill);
+    spec.parallel.pack = parse_ghost_fill(c.pack, "parallel.pack");
     kernel = choose_kernel(c, s, precision, split.subdomain(0).local);  // tuned per subdomain (rank 0's: the largest)
     if (root) {  // the summary: writable, and none of the files read
       PathPlan paths;
@@ -230,6 +233,7 @@ int RunCommand::execute() {
     }
     local = split.subdomain(rank).local;
     by_kernel = ghosts_by_kernel(spec.parallel.ghost_fill, spec.parallel, spec.boundary, *kernel.variant);
+    pack_by_kernel(spec.parallel, s, *kernel.variant);  // refuses pack = kernel where it cannot, on every rank
     // One rank whose kernel writes the ghosts leaves nothing in flight.
     all_by_kernel = by_kernel && spec.parallel.transport == Transport::local;
     if (all_by_kernel) spec.parallel.overlap = false;
@@ -304,7 +308,8 @@ int RunCommand::execute() {
                                  {"steps", c.steps}, {"init", c.init}, {"amplitude", c.amplitude}}},
                      {"parallel", {{"ranks", spec.parallel.rank_grid}, {"transport", dist.transport},
                                    {"overlap", spec.parallel.overlap},
-                                   {"ghost_fill", by_kernel ? "kernel" : "separate"}, {"gpu_aware", mpi_gpu_aware()},
+                                   {"ghost_fill", by_kernel ? "kernel" : "separate"},
+                                   {"pack", r.packs_by_kernel ? "kernel" : "separate"}, {"gpu_aware", mpi_gpu_aware()},
                                    {"nccl", nccl_version()}}}};
       j["provenance"] = provenance_json(dist);
       j["kokkos"] = execution_json();

@@ -29,6 +29,7 @@ struct VariantTiming {
   // slowest rank was fastest (the headline's).
   HaloTimes phases;
   bool ghosts_by_kernel = false;  // the full step's kernel wrote the ghosts (GhostFillMode::kernel)
+  bool packs_by_kernel = false;   // the full step's kernel packed the faces (ParallelSpec::pack)
 };
 
 // The exact-eigenmode check on this device, on every verification grid (verification_specs(),

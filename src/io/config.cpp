@@ -121,6 +121,10 @@ void add_run_options(CLI::App& run, RunConfig& c) {
                  "Who fills the ghosts of one rank: auto (kernel where possible) | kernel (the kernel also stores "
                  "each point's periodic/rigid images) | separate (a fill pass before each step)")
       ->capture_default_str();
+  run.add_option("--parallel.pack", c.pack,
+                 "Who packs the faces sent by message: auto (kernel where possible) | kernel (the update kernel "
+                 "also stores them into the send buffer) | separate (a pack kernel before the messages)")
+      ->capture_default_str();
   run.add_option("--parallel.gpu_aware", c.gpu_aware,
                  "Whether MPI takes device pointers: auto (ask the library) | yes | no")
       ->capture_default_str();

@@ -55,6 +55,23 @@ bool ghosts_by_kernel(GhostFillMode mode, const ParallelSpec& par, Boundary b, c
   return possible && mode != GhostFillMode::separate;
 }
 
+bool kernel_can_pack(const ParallelSpec& par, const Stencil& s, const Variant& v) {
+  bool edges = false;
+  for (const Offset& o : v.reads(s)) edges = edges || (o.x != 0) + (o.y != 0) + (o.z != 0) > 1;
+  const bool x_slabs = par.overlap && par.rank_grid[0] > 1;
+  return v.writes_ghost_images() && par.transport != Transport::local && !edges && !x_slabs;
+}
+
+bool pack_by_kernel(const ParallelSpec& par, const Stencil& s, const Variant& v) {
+  const bool possible = kernel_can_pack(par, s, v);
+  if (par.pack == GhostFillMode::kernel && !possible)
+    throw Error("parallel.pack = kernel needs a variant that writes ghost images, a transport other than local, "
+                "a stencil that reads no edges and x not split when overlap is on (not '" + v.name() + "', " +
+                s.name + ", transport " + std::string(to_string(par.transport)) + ", rank grid " +
+                to_string(par.rank_grid) + "); accepted: auto, separate (for this variant and rank grid)");
+  return possible && par.pack != GhostFillMode::separate;
+}
+
 namespace {
 
 // The interior less `w[a]` layers next to the faces of each late axis a, and the slabs around it,
@@ -85,14 +102,15 @@ void split_core_shell(const Index3& n, const Index3& w, const std::array<bool, 3
 // grid leaves whole, none (keep) on the axes it splits, whose ghosts come by message. Periodic x
 // images are widened to whole 32-byte sectors where the row has room on both sides (x = 0 starts a
 // line, so the row holds `lead` points before it).
-GhostImages ghost_images(const Layout& l, Boundary b, const Index3& rank_grid, std::size_t elem_bytes) {
+// `own_axes` false: no images (every face keeps), for a kernel that only packs faces.
+GhostImages ghost_images(const Layout& l, Boundary b, const Index3& rank_grid, std::size_t elem_bytes, bool own_axes) {
   GhostImages g;
   g.active = true;
   g.h = l.halo;
   const auto rule = b == Boundary::periodic ? GhostImages::wrap : GhostImages::reflect;
   for (int a = 0; a < 3; ++a) {
     g.n[a] = int(l.n[a]);
-    g.face[a][0] = g.face[a][1] = rank_grid[a] == 1 ? rule : GhostImages::keep;
+    g.face[a][0] = g.face[a][1] = own_axes && rank_grid[a] == 1 ? rule : GhostImages::keep;
   }
   g.origin = l.origin, g.sy = l.sy, g.sz = l.sz;
   const int sector = int(32 / elem_bytes);
@@ -120,8 +138,8 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
   spec_.domain.offset = sub_.offset;
   layout_ = make_layout(spec_.domain.local, s.radius, spec.pad_rows, sizeof(T));
 
-  if (wavefd::ghosts_by_kernel(par.ghost_fill, par, spec.boundary, v) && s.radius > 0)
-    images_ = ghost_images(layout_, spec.boundary, par.rank_grid, sizeof(T));
+  own_images_ = wavefd::ghosts_by_kernel(par.ghost_fill, par, spec.boundary, v) && s.radius > 0;
+  const bool kernel_packs = wavefd::pack_by_kernel(par, s, v) && s.radius > 0;
 
   // With overlap on a GPU the halo gets its own instance (stream), so that it runs beside the core.
   separate_instances_ = overlap() && !kHostBuild;
@@ -143,6 +161,13 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
              .exec = halo_exec_,
              .early = compute_};
   halo_ = make_halo<T>(h);
+  const SendFaces sends = kernel_packs ? halo_->send_faces() : SendFaces{};
+  if (own_images_ || sends.buffer) {
+    images_ = ghost_images(layout_, spec.boundary, par.rank_grid, sizeof(T), own_images_);
+    images_.send = sends.buffer;
+    for (int a = 0; a < 3; ++a)
+      for (int side = 0; side < 2; ++side) images_.send_at[a][side] = sends.at[a][side];
+  }
   // Shell slabs are R deep along z. Along x they are a whole line of a row (kRowAlignBytes), so that
   // no kernel works on rows a few values long (every variant reads and writes x in such lines).
   // Along y they are a whole tile of the streaming GPU kernels deep (kShellRows) where the
@@ -165,16 +190,18 @@ TwoStepArgs<T> TwoStep<T>::args() const {
 template <class T>
 void TwoStep<T>::step() {
   TwoStepArgs<T> a = args();
-  if (images_.active) {
-    if (!ghosts_current_) {  // first step, or the fields were written from outside: a whole fill
-      halo_->fill_early(true);
-      for (Field<T>* f : {&u_, &u_prev_}) halo_->start(*f), halo_->finish(*f);  // u-: its wall nodes
-      halo_->fill_early(false);  // from now on the kernel stores them
-      ghosts_current_ = true;
-    }
-    a.images = images_;
+  if (own_images_ && !ghosts_current_) {  // first step, or the fields were written from outside: a whole fill
+    halo_->fill_early(true);
+    for (Field<T>* f : {&u_, &u_prev_}) halo_->start(*f), halo_->finish(*f);  // u-: its wall nodes
+    halo_->fill_early(false);  // from now on the kernel stores them
+    ghosts_current_ = true;
+    sends_current_ = false;  // the send buffer holds the faces of u- now
   }
-  if (images_.active && !exchanging()) {
+  a.images = images_;
+  // The update of the step before stored the faces of u into the send buffer: no pack kernel.
+  halo_->packed_by_update(sends_current_);
+  sends_current_ = images_.send != nullptr;  // this step's update stores those of u+ (all of the interior)
+  if (own_images_ && !exchanging()) {
     variant_->apply(a, layout_.interior());
   } else if (!overlap()) {
     halo_->start(u_);
@@ -201,7 +228,7 @@ void TwoStep<T>::update_interior() {
   variant_->apply(args(), layout_.interior());
   std::swap(u_, u_prev_);
   ++steps_;
-  ghosts_current_ = false;  // u+ got no ghost images
+  stale();  // u+ got no ghost images and no packed faces
 }
 
 template class TwoStep<float>;

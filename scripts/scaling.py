@@ -92,8 +92,9 @@ def parse_args(argv):
                     help="launch command template: {np} ranks, {nodes} nodes (default: 'mpirun -np {np}')")
     ap.add_argument("--ranks-per-node", type=int, default=1, help="for {nodes} in the launcher (default 1)")
     ap.add_argument("--split", default="auto",
-                    help="the rank grid: auto (weak: balanced as MPI_Dims_create; strong: wavefd's least halo) or z "
-                         "(1 x 1 x N: at most two faces per rank, whole planes; on GPUs the cheaper exchange)")
+                    help="the rank grid: auto (weak: balanced; strong: wavefd's least halo), balanced (as "
+                         "MPI_Dims_create, the largest factor along z) or z (1 x 1 x N: at most two faces per rank, "
+                         "whole planes)")
     ap.add_argument("--variant", default="auto", help="bench --variant: one variant (default auto)")
     ap.add_argument("--precision", default="float", help="bench --precision: one precision (default float)")
     ap.add_argument("--steps", type=int, default=10, help="bench --steps (default 10)")
@@ -111,8 +112,8 @@ def parse_args(argv):
         if not args.global_n or args.local:
             fail("strong scaling takes --global NX NY NZ (the whole grid) and not --local")
         args.global_n = positive_ints(" ".join(args.global_n), "--global", 3)
-    if args.split not in ("auto", "z"):
-        fail(f"--split = '{args.split}' is not valid; accepted: auto, z")
+    if args.split not in ("auto", "balanced", "z"):
+        fail(f"--split = '{args.split}' is not valid; accepted: auto, balanced, z")
     if "{np}" not in args.launcher:
         fail(f"--launcher = '{args.launcher}' has no {{np}}; accepted: a command template such as 'mpirun -np {{np}}'")
     if args.ranks_per_node < 1:
@@ -156,13 +157,16 @@ def write_atomic(path, data):
 
 def run_point(args, ranks, index):
     """Runs one bench and returns the point's JSON (or stops the series with one line)."""
-    z_split = [1, 1, ranks] if args.split == "z" else None
+    chosen = None  # strong with auto: wavefd's own choice
+    if args.split == "z":
+        chosen = [1, 1, ranks]
+    elif args.split == "balanced" or args.mode == "weak":
+        chosen = balanced_rank_grid(ranks)
     if args.mode == "weak":
-        rank_grid = z_split or balanced_rank_grid(ranks)
-        grid = [n * p for n, p in zip(args.local, rank_grid)]
-        split = ["--ranks", ",".join(map(str, rank_grid))]
+        grid = [n * p for n, p in zip(args.local, chosen)]
     else:
-        grid, split = args.global_n, (["--ranks", ",".join(map(str, z_split))] if z_split else [])
+        grid = args.global_n
+    split = ["--ranks", ",".join(map(str, chosen))] if chosen else []
     bench_json = os.path.join(args.out, f".{args.mode}-np{ranks:05d}.bench.json")
     nodes = -(-ranks // args.ranks_per_node)
     launcher = shlex.split(args.launcher.replace("{np}", str(ranks)).replace("{nodes}", str(nodes)))

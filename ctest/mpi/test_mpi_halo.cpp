@@ -113,8 +113,6 @@ void check_distributed(const Stencil& s, const Variant& v, Boundary b, const std
             const bool packed_faces = dist.halo().send_faces().buffer != nullptr;
             if (can_pack && (p[0] > 1 || p[1] > 1)) EXPECT_TRUE(packed_faces);
             EXPECT_EQ(dist.packs_by_kernel(), pack == GhostFillMode::automatic && can_pack && packed_faces);
-            // An overlapped step with the own axes' ghosts by the kernel updates the shell first.
-            if (overlap && dist.ghosts_by_kernel()) EXPECT_TRUE(dist.boundary_first());
             fill(dist);
             // The y slabs of the shell: a whole GPU tile (16 rows) deep on the deep grids.
             if (shape == GridShape::deep && overlap)

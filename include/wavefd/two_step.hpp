@@ -5,10 +5,6 @@
 //   with overlap:    halo.start(u); variant.apply(core) on the compute instance;
 //                    halo.finish(u); variant.apply(the six shell boxes) on the halo's instance,
 //                    beside the core; swap(u, u-)
-//   boundary first (overlap, where start() has no ghosts to fill before the core):
-//                    halo.finish(u) (started by the step before); the shell on the halo's
-//                    instance and the core beside it; halo.start(u+): u+'s faces travel while
-//                    the core runs; swap(u, u-)
 //   ghosts by the kernel (parallel.ghost_fill): the kernel stores each point also into its
 //                    periodic / rigid ghost images on the axes a rank spans alone; one rank then
 //                    needs no halo at all, several exchange only the faces between them
@@ -84,9 +80,6 @@ class TwoStep {
   // not support, a tile it does not accept (the default tile always is), a rank grid that does
   // not fit the grid, or ghost_fill = kernel where the transport or the variant cannot.
   TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, const Tile& tile = {});
-  ~TwoStep();  // completes an exchange in flight
-  TwoStep(const TwoStep&) = delete;
-  TwoStep& operator=(const TwoStep&) = delete;
 
   // Writable access marks the ghosts and the packed faces stale: the next step refills them.
   Field<T>& u() { return stale(), u_; }            // u^n
@@ -100,7 +93,6 @@ class TwoStep {
   const DeviceStencil<T>& weights() const { return weights_; }
   const Variant& variant() const { return *variant_; }
   const Tile& tile() const { return tile_; }
-  // With boundary first an exchange of u may be in flight between steps: u() completes it first.
   Halo<T>& halo() { return *halo_; }
   long steps_done() const { return steps_; }
 
@@ -117,8 +109,6 @@ class TwoStep {
   // Whether the kernel packs the faces that leave by message (ParallelSpec::pack, resolved, and some
   // face is packed).
   bool packs_by_kernel() const { return images_.send != nullptr; }
-  // Whether an overlapped step updates the shell first and sends its faces beside the core.
-  bool boundary_first() const { return boundary_first_; }
   void advance(long n) {
     for (long s = 0; s < n; ++s) step();
   }
@@ -126,11 +116,7 @@ class TwoStep {
 
  private:
   bool exchanging() const { return spec_.parallel.transport != Transport::local; }
-  void stale() { settle(), ghosts_current_ = sends_current_ = false; }
-  // Completes the exchange the last step left in flight (boundary first), so that u's ghosts are
-  // complete and the halo is idle.
-  void settle();
-  void step_boundary_first(TwoStepArgs<T> a);
+  void stale() { ghosts_current_ = sends_current_ = false; }
 
   Stencil stencil_;
   SchemeSpec spec_;
@@ -149,9 +135,6 @@ class TwoStep {
   bool own_images_ = false;          // GhostFillMode::kernel, resolved
   bool ghosts_current_ = false;      // with own_images_: the ghosts of u and u- hold their images
   bool sends_current_ = false;       // with images_.send: the send buffer holds the faces of u
-  // Overlap with the shell first (step_boundary_first): where start() fills nothing the core reads.
-  bool boundary_first_ = false;
-  bool in_flight_ = false;           // boundary first: u's faces are on their way (started, not finished)
   Box core_;
   std::vector<Box> shell_;
   std::unique_ptr<Halo<T>> halo_;

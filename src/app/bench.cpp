@@ -197,7 +197,6 @@ bool bench_case(const BenchCommand& b, const BenchCase& c, const ParallelSpec& p
   row["full_step"] = figures(t.slowest.step);
   row["full_step"]["ghost_fill"] = t.ghosts_by_kernel ? "kernel" : "separate";
   row["full_step"]["pack"] = t.packs_by_kernel ? "kernel" : "separate";
-  row["full_step"]["boundary_first"] = t.boundary_first;
   row["full_step"]["halo_phases_per_step_s"] = {
       {"pack", per_rank["pack"]["max"]}, {"wait", per_rank["wait"]["max"]}, {"unpack", per_rank["unpack"]["max"]}};
   row["kernel"] = figures(t.slowest.kernel);

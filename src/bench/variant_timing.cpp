@@ -26,7 +26,6 @@ VariantTiming time_in(const Stencil& s, const Variant& v, const Tile& tile, cons
   VariantTiming t;
   t.ghosts_by_kernel = engine.ghosts_by_kernel();
   t.packs_by_kernel = engine.packs_by_kernel();
-  t.boundary_first = engine.boundary_first();
   // Each part timed with the ranks in step: this rank's times, and each repetition's slowest rank.
   auto time_part = [&](auto&& f, Stats& slowest, Stats& mine, int* fastest = nullptr) {
     Stats worst;

@@ -30,7 +30,6 @@ struct VariantTiming {
   HaloTimes phases;
   bool ghosts_by_kernel = false;  // the full step's kernel wrote the ghosts (GhostFillMode::kernel)
   bool packs_by_kernel = false;   // the full step's kernel packed the faces (ParallelSpec::pack)
-  bool boundary_first = false;    // the full step updated the shell first (TwoStep::boundary_first)
 };
 
 // The exact-eigenmode check on this device, on every verification grid (verification_specs(),

@@ -180,10 +180,6 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
   const index_t rows = std::max<index_t>(s.radius, layout_.n[1] >= 3 * kShellRows ? kShellRows : 0);
   const Index3 width{(s.radius + line - 1) / line * line, rows, s.radius};
   split_core_shell(layout_.n, width, halo_->late(), core_, shell_);
-  // Boundary first needs start() to fill nothing before the core: the kernel stores the ghosts of
-  // the axes a rank spans alone, or every axis is late.
-  const std::array<bool, 3> late = halo_->late();
-  boundary_first_ = overlap() && exchanging() && (own_images_ || (late[0] && late[1] && late[2]));
 }
 
 template <class T>
@@ -202,22 +198,12 @@ void TwoStep<T>::step() {
     sends_current_ = false;  // the send buffer holds the faces of u- now
   }
   a.images = images_;
-  if (own_images_ && !exchanging()) {
-    variant_->apply(a, layout_.interior());
-    std::swap(u_, u_prev_);
-    ++steps_;
-    return;
-  }
-  if (boundary_first_) {
-    step_boundary_first(a);
-    std::swap(u_, u_prev_);
-    ++steps_;
-    return;
-  }
   // The update of the step before stored the faces of u into the send buffer: no pack kernel.
   halo_->packed_by_update(sends_current_);
   sends_current_ = images_.send != nullptr;  // this step's update stores those of u+ (all of the interior)
-  if (!overlap()) {
+  if (own_images_ && !exchanging()) {
+    variant_->apply(a, layout_.interior());
+  } else if (!overlap()) {
     halo_->start(u_);
     halo_->finish(u_);
     variant_->apply(a, layout_.interior());
@@ -237,52 +223,8 @@ void TwoStep<T>::step() {
   ++steps_;
 }
 
-// The shell first, and its messages beside the core: u's faces left at the end of the step before
-// (or now, on the first step), so that step's core hid them.
-//   halo instance:    [waits for the last core] finish(u): unpack; shell; start(u+): u+'s faces leave
-//   compute instance: core (it waited for the last shell)  [then waits for this shell]
-// The core does not wait for the messages, and the shell runs beside it from the step's start
-// instead of after it, so no small shell kernels trail the core at the step's end.
-template <class T>
-void TwoStep<T>::step_boundary_first(TwoStepArgs<T> a) {
-  if (separate_instances_) halo_instance_->order(halo_exec_, compute_);  // the halo reads what the last core wrote
-  if (!in_flight_) {
-    halo_->packed_by_update(false);
-    halo_->start(u_);
-  }
-  halo_->finish(u_);
-  const auto core = [&] {
-    if (!core_.empty()) variant_->apply(a, core_);
-  };
-  if (separate_instances_) core();  // enqueued first, so that it does not wait for this shell
-  TwoStepArgs<T> shell = a;
-  shell.exec = halo_exec_;
-  for (const Box& b : shell_) variant_->apply(shell, b);
-  // The next core reads what this shell wrote; it must not wait for the messages enqueued after it.
-  if (separate_instances_) halo_instance_->order(compute_, halo_exec_);
-  halo_->packed_by_update(images_.send != nullptr);  // the shell stored them: all faces lie in it
-  halo_->start(u_prev_);                              // u+'s faces
-  in_flight_ = true;
-  if (!separate_instances_) core();  // one instance: after the messages were posted
-}
-
-template <class T>
-void TwoStep<T>::settle() {
-  if (!in_flight_) return;
-  halo_->finish(u_);
-  if (separate_instances_) halo_instance_->order(compute_, halo_exec_);
-  in_flight_ = false;
-}
-
-template <class T>
-TwoStep<T>::~TwoStep() {
-  settle();
-  Kokkos::fence("wavefd::two_step_end");  // the halo's work ends before its buffers and instance go
-}
-
 template <class T>
 void TwoStep<T>::update_interior() {
-  settle();
   variant_->apply(args(), layout_.interior());
   std::swap(u_, u_prev_);
   ++steps_;

@@ -1,9 +1,6 @@
-// `mpi`: host-staged exchange. Faces are packed on the device, copied to pinned host buffers
-// (allocated once), sent with MPI_Isend/MPI_Irecv, copied back and unpacked. Works with any MPI
-// library. Each message is staged on its own: its send leaves as soon as its copy to the host has
-// landed, while the next one copies, and each arrived message is copied back while the others are
-// still on their way. On host builds nothing is staged, and messages may go in place
-// (exchange_plan.hpp).
+// `mpi`: host-staged exchange. Faces are packed on the device, copied to pinned host buffers,
+// sent with MPI_Isend/MPI_Irecv, copied back and unpacked. Works with any MPI library. On host
+// builds nothing is staged, and messages may go in place (exchange_plan.hpp).
 #include "comm/exchange_halo.hpp"
 #include "comm/mpi_messages.hpp"
 
@@ -34,38 +31,21 @@ class MpiHalo final : public ExchangeHalo<T> {
  protected:
   void transfer(const std::vector<Wire<T>>& wires) override {
     if constexpr (kStaged) {  // always packed: the device buffers' wires become the host buffers'
-      messages_.post_receives(host_wires_);
-      for (std::size_t i = 0; i < host_wires_.size(); ++i) {
-        Kokkos::deep_copy(this->exec_, segment(host_send_, i, true), segment(this->send_, i, true));
-        this->exec_.fence("wavefd::halo_stage");
-        messages_.post_send(i, host_wires_[i]);
-        messages_.progress();
-      }
+      Kokkos::deep_copy(this->exec_, host_send_, this->send_);
+      this->exec_.fence("wavefd::halo_stage");
+      messages_.post(host_wires_);
     } else {
       this->exec_.fence("wavefd::halo_pack");
       messages_.post(wires);
     }
   }
   void complete() override {
-    if constexpr (kStaged) {
-      for (int i = messages_.next_received(); i >= 0; i = messages_.next_received())
-        Kokkos::deep_copy(this->exec_, segment(this->recv_, std::size_t(i), false),
-                          segment(host_recv_, std::size_t(i), false));
-      messages_.wait_sends();
-    } else {
-      messages_.wait();
-    }
+    messages_.wait();
+    if constexpr (kStaged) Kokkos::deep_copy(this->exec_, this->recv_, host_recv_);
   }
 
  private:
   using HostBuffer = Kokkos::View<T*, StagingSpace>;
-  // Message i's values in a packed send or receive buffer (host or device: the same places).
-  template <class View>
-  View segment(const View& buffer, std::size_t i, bool send) const {
-    const GhostMessage& m = this->plan_.messages[i];
-    const index_t at = send ? m.send_at : m.recv_at;
-    return Kokkos::subview(buffer, Kokkos::make_pair(at, at + m.length));
-  }
   MpiMessages<T> messages_;
   HostBuffer host_send_, host_recv_;
   std::vector<Wire<T>> host_wires_;

@@ -61,44 +61,21 @@ class MpiMessages {
 
   // wires[i] holds message i's buffers. Receives first, so that eager sends find them posted.
   void post(const std::vector<Wire<T>>& wires) {
-    post_receives(wires);
-    for (std::size_t i = 0; i < messages_->size(); ++i) post_send(i, wires[i]);
-  }
-  void wait() { mpi_check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall"); }
-
-  // The same in pieces, for a transport that stages each message on its own (`mpi`): every
-  // receive, then each send once its values are in place, then the receives one at a time as they
-  // arrive, then the sends.
-  void post_receives(const std::vector<Wire<T>>& wires) {
-    for (std::size_t i = 0; i < messages_->size(); ++i) {
+    const std::size_t m = messages_->size();
+    for (std::size_t i = 0; i < m; ++i) {
       const GhostMessage& g = (*messages_)[i];
       mpi_check(MPI_Irecv(wires[i].recv, int(wires[i].count), mpi_type<T>(), g.peer, g.recv_tag, MPI_COMM_WORLD,
                           &requests_[i]),
                 "MPI_Irecv");
     }
+    for (std::size_t i = 0; i < m; ++i) {
+      const GhostMessage& g = (*messages_)[i];
+      mpi_check(MPI_Isend(wires[i].send, int(wires[i].count), mpi_type<T>(), g.peer, g.send_tag, MPI_COMM_WORLD,
+                          &requests_[m + i]),
+                "MPI_Isend");
+    }
   }
-  void post_send(std::size_t i, const Wire<T>& wire) {
-    const GhostMessage& g = (*messages_)[i];
-    mpi_check(MPI_Isend(wire.send, int(wire.count), mpi_type<T>(), g.peer, g.send_tag, MPI_COMM_WORLD,
-                        &requests_[messages_->size() + i]),
-              "MPI_Isend");
-  }
-  // Lets the library move what is posted (a shared-memory transfer advances only inside MPI calls).
-  // A probe, not a test: a test could complete a receive that next_received() then never reports.
-  void progress() {
-    int any = 0;
-    mpi_check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &any, MPI_STATUS_IGNORE), "MPI_Iprobe");
-  }
-  // The index of a receive that has arrived, each once; -1 when all have.
-  int next_received() {
-    int index = MPI_UNDEFINED;
-    mpi_check(MPI_Waitany(int(messages_->size()), requests_.data(), &index, MPI_STATUS_IGNORE), "MPI_Waitany");
-    return index == MPI_UNDEFINED ? -1 : index;
-  }
-  void wait_sends() {
-    const std::size_t m = messages_->size();
-    mpi_check(MPI_Waitall(int(m), requests_.data() + m, MPI_STATUSES_IGNORE), "MPI_Waitall");
-  }
+  void wait() { mpi_check(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall"); }
 
  private:
   const std::vector<GhostMessage>* messages_;

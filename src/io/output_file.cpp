@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <csignal>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <mutex>
 #include <optional>
+#include <random>
 
 #include "input_file.hpp"
 #include "wavefd/types.hpp"
@@ -134,13 +136,31 @@ std::string resolve_target(const std::string& path, const std::string& key) {
   return real.string();
 }
 
-// A new, empty file with a unique name beside `target` (open, fd returned); errno on failure.
+// A new, empty file with a unique name beside `target` (open, fd returned); errno on failure. The
+// name is registered for removal on SIGINT/SIGTERM/SIGHUP before the file exists, so that no
+// signal can come between its creation and its registration and leave it behind (mkstemp names
+// the file only as it creates it: a SIGTERM there once left one on two ranks). A name taken by
+// another file is given up and another drawn.
 int create_temporary(const std::string& target, std::string& name) {
   const fs::path t(target);
   // Short enough to fit any name limit the target itself fits (the target's name is cut, not ours).
   const std::string base = t.filename().string().substr(0, 64);
-  name = (t.parent_path() / ("." + base + ".wavefd-XXXXXX")).string();
-  return ::mkstemp(name.data());
+  static std::atomic<std::uint64_t> drawn{0};
+  std::mt19937_64 draw(std::uint64_t(::getpid()) << 32 ^ std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                       drawn.fetch_add(1) * 0x9E3779B97F4A7C15ull);
+  static constexpr char kLetters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    std::string suffix(6, ' ');
+    for (char& c : suffix) c = kLetters[draw() % (sizeof kLetters - 1)];
+    name = (t.parent_path() / ("." + base + ".wavefd-" + suffix)).string();
+    PendingNode* node = add_pending(name);
+    const int fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) return fd;
+    const int error = errno;
+    drop_pending(node);
+    if (error != EEXIST) return errno = error, -1;
+  }
+  return errno = EEXIST, -1;
 }
 
 // A file's identity: device and inode where it exists, else its canonical path.
@@ -181,6 +201,7 @@ void check_output_path(const std::string& path, const std::string& key) {
                 kAcceptedPath);
   ::close(fd);
   ::unlink(probe.c_str());
+  drop_pending(node_of(probe));
 }
 
 // --- OutputFile -----------------------------------------------------------------------------------
@@ -189,9 +210,8 @@ OutputFile::OutputFile(const std::string& path, const std::string& key, Sync syn
     : path_(path), key_(key), sync_(sync) {
   check_output_path(path, key);
   target_ = resolve_target(path, key);
-  fd_ = create_temporary(target_, temporary_);
-  if (fd_ < 0) fail(std::strerror(errno));
-  add_pending(temporary_);
+  fd_ = create_temporary(target_, temporary_);  // registered for removal on a signal
+  if (fd_ < 0) temporary_.clear(), fail(std::strerror(errno));
 }
 
 OutputFile::~OutputFile() {
@@ -235,7 +255,7 @@ void OutputFile::commit() {
     fd_ = ::open(temporary_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) fail(std::strerror(errno));
   }
-  // The mode a new file would get (mkstemp makes 0600), or the mode of the file it replaces.
+  // The mode a new file would get (the temporary is made 0600), or the mode of the file it replaces.
   struct stat old {};
   mode_t mode;
   if (::stat(target_.c_str(), &old) == 0) mode = old.st_mode & 07777;

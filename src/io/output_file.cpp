@@ -42,8 +42,13 @@ std::atomic<PendingNode*> pending_head{nullptr};
 std::mutex pending_mutex;  // writers only; the handler never takes it
 
 struct sigaction previous_action[65];  // what SIGINT, SIGTERM and SIGHUP did before: they still do it
+// Set before the handler walks the list. The handler may run in another thread while this one goes
+// on until the signal is raised again: a file it creates or renames into place after the walk is
+// removed by itself (create_temporary, OutputFile::commit).
+std::atomic<bool> signalled{false};
 
 extern "C" void remove_pending_and_reraise(int sig) {
+  signalled.store(true);
   for (PendingNode* n = pending_head.load(); n != nullptr; n = n->next)
     if (const char* p = n->path.load()) ::unlink(p);
   sigaction(sig, &previous_action[sig], nullptr);  // then as without this handler: die of it, or
@@ -155,6 +160,10 @@ int create_temporary(const std::string& target, std::string& name) {
     name = (t.parent_path() / ("." + base + ".wavefd-" + suffix)).string();
     PendingNode* node = add_pending(name);
     const int fd = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0 && signalled.load()) {  // the handler may have walked the list before the name was in it
+      ::close(fd), ::unlink(name.c_str()), drop_pending(node);
+      return errno = EINTR, -1;
+    }
     if (fd >= 0) return fd;
     const int error = errno;
     drop_pending(node);
@@ -276,6 +285,9 @@ void OutputFile::commit() {
   if (::rename(temporary_.c_str(), target_.c_str()) != 0) fail(std::strerror(errno));
   drop_pending(node_of(temporary_));
   committed_ = true;
+  // Renamed after the handler's walk: a file the run stages (registered, RunOutputs) goes too; a
+  // file it replaces whole (a summary, a tuning file) stays, complete.
+  if (signalled.load() && node_of(target_) != nullptr) ::unlink(target_.c_str());
   if (sync_ == Sync::data) {  // the rename itself survives a crash once the directory is synced
     const int dir = ::open(directory_of(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dir >= 0) ::fsync(dir), ::close(dir);

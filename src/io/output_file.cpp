@@ -144,8 +144,9 @@ std::string resolve_target(const std::string& path, const std::string& key) {
 // A new, empty file with a unique name beside `target` (open, fd returned); errno on failure. The
 // name is registered for removal on SIGINT/SIGTERM/SIGHUP before the file exists, so that no
 // signal can come between its creation and its registration and leave it behind (mkstemp names
-// the file only as it creates it: a SIGTERM there once left one on two ranks). A name taken by
-// another file is given up and another drawn.
+// the file only as it creates it). A name taken by another file is given up and another drawn.
+// (Nothing helps against SIGKILL, which Open MPI's mpirun sends its ranks after a SIGINT or
+// SIGTERM: a temporary being written then stays, hidden, beside its `.unfinished` file.)
 int create_temporary(const std::string& target, std::string& name) {
   const fs::path t(target);
   // Short enough to fit any name limit the target itself fits (the target's name is cut, not ours).

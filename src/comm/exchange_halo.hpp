@@ -49,8 +49,8 @@ class ExchangeHalo : public Halo<T> {
     SendFaces s;
     for (const GhostMessage& m : plan_.messages) {
       if (m.in_place) continue;
-      const int t = m.send_tag, d[3] = {t % 3 - 1, t / 3 % 3 - 1, t / 9 - 1};  // direction_id's inverse
-      if ((d[0] != 0) + (d[1] != 0) + (d[2] != 0) != 1) return {};  // an edge or corner: packed by the kernel
+      const Index3 d = direction_of(m.send_tag);
+      if ((d[0] != 0) + (d[1] != 0) + (d[2] != 0) != 1) return {};  // an edge or corner: the pack kernel's
       for (int a = 0; a < 3; ++a)
         if (d[a] != 0) s.at[a][d[a] > 0] = m.send_at;
       s.buffer = send_.data();

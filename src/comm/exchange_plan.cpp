@@ -67,8 +67,8 @@ ExchangePlan make_exchange_plan(const HaloSpec& spec, bool in_place) {
   });
   // A message crosses z alone (a z face) or z and another axis (an edge or corner across z).
   const auto crosses = [](const GhostMessage& m, bool z, bool other) {
-    const int t = m.send_tag;  // direction_id: (dx + 1) + 3 (dy + 1) + 9 (dz + 1)
-    return (t / 9 != 1) == z && (t % 3 != 1 || t / 3 % 3 != 1) == other;
+    const Index3 d = direction_of(m.send_tag);
+    return (d[2] != 0) == z && (d[0] != 0 || d[1] != 0) == other;
   };
   const Layout& l = spec.layout;
   in_place = in_place && h * l.sz < (index_t(1) << 31) &&  // counts are int in MPI

@@ -14,6 +14,7 @@ namespace wavefd::comm {
 // of the sender's side, so two messages between the same pair of ranks (small periodic rank
 // grids) never match the wrong receive.
 inline int direction_id(const Index3& d) { return int((d[0] + 1) + 3 * (d[1] + 1) + 9 * (d[2] + 1)); }
+inline Index3 direction_of(int id) { return {id % 3 - 1, id / 3 % 3 - 1, id / 9 - 1}; }
 
 struct GhostMessage {
   int peer = 0;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "comm/ghost_shell.hpp"
 #include "kernels/host/star_rows.hpp"
@@ -170,6 +171,37 @@ TEST(TwoStep, StepOverwritesPreviousStateInPlace) {
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), engine.u().data);
   EXPECT_NEAR(host(engine.layout().at(3, 4, 5)), 1.75, 1e-14);
   EXPECT_EQ(engine.steps_done(), 1);
+}
+
+// The step's marks (StepTimeline): with overlap every mark, in the order the step enqueues them
+// (on host backends each mark fences, so the offsets follow that order); without, no shell.
+TEST(TwoStep, TimelineRecordsEachPartOfTheStep) {
+  const Stencil s = make_star(2);
+  for (const bool overlap : {true, false}) {
+    SchemeSpec spec;
+    spec.domain = Domain::single({24, 20, 16});
+    spec.courant = 0.5;
+    spec.parallel.overlap = overlap;
+    spec.parallel.ghost_fill = GhostFillMode::separate;
+    TwoStep<double> engine(s, spec, select_variant("mdrange-star", s, Precision::f64));
+    Kokkos::deep_copy(engine.u().data, 1.0);
+    StepTimeline timeline(2);
+    engine.record_steps(&timeline);
+    engine.advance(3);  // the third is past the timeline's room and not recorded
+    engine.record_steps(nullptr);
+    const auto at = timeline.mean_offsets();
+    EXPECT_EQ(at[StepTimeline::begin], 0.0);
+    std::vector<StepTimeline::Mark> order{StepTimeline::started, StepTimeline::core, StepTimeline::finished,
+                                          StepTimeline::shell, StepTimeline::end};
+    if (!overlap) order = {StepTimeline::started, StepTimeline::finished, StepTimeline::core, StepTimeline::end};
+    double last = 0;
+    for (StepTimeline::Mark m : order) {
+      EXPECT_GE(at[m], last) << StepTimeline::name(m) << (overlap ? " with" : " without") << " overlap";
+      last = at[m];
+    }
+    EXPECT_GT(at[StepTimeline::end], 0.0);
+    if (!overlap) EXPECT_LT(at[StepTimeline::shell], 0.0);
+  }
 }
 
 // First touch (Variant::touch): every variant writes zeros over whole pitches (padding and ghost

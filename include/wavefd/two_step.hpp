@@ -17,6 +17,7 @@
 
 #include "wavefd/halo.hpp"
 #include "wavefd/halo_instance.hpp"
+#include "wavefd/step_timeline.hpp"
 #include "wavefd/variant.hpp"
 
 namespace wavefd {
@@ -109,6 +110,8 @@ class TwoStep {
   // Whether the kernel packs the faces that leave by message (ParallelSpec::pack, resolved, and some
   // face is packed).
   bool packs_by_kernel() const { return images_.send != nullptr; }
+  // Steps from now on record their marks into `t` (nullptr: none); the caller keeps it alive.
+  void record_steps(StepTimeline* t) { timeline_ = t; }
   void advance(long n) {
     for (long s = 0; s < n; ++s) step();
   }
@@ -139,6 +142,7 @@ class TwoStep {
   std::vector<Box> shell_;
   std::unique_ptr<Halo<T>> halo_;
   long steps_ = 0;
+  StepTimeline* timeline_ = nullptr;
 };
 
 }  // namespace wavefd

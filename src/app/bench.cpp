@@ -203,6 +203,12 @@ bool bench_case(const BenchCommand& b, const BenchCase& c, const ParallelSpec& p
   row["parts_alone_per_step_s"] = {
       {"halo", to_json(t.slowest.halo)}, {"core", to_json(t.slowest.core)}, {"shell", to_json(t.slowest.shell)}};
   row["per_rank_per_step_s"] = per_rank;
+  // Each mark of the full step as an offset from the step's start, {min, mean, max} over ranks.
+  for (int m = StepTimeline::started; m < StepTimeline::marks; ++m) {
+    const double offset = t.timeline[std::size_t(m)];
+    const char* name = StepTimeline::name(StepTimeline::Mark(m));
+    if (max_over_ranks(offset) >= 0) row["timeline_per_step_s"][name] = spread_over_ranks(offset);
+  }
   // The roof: min(memory, compute) in points per second. Memory: the copy probe's bandwidth over the
   // bytes per point; compute: the FMA probe's rate over K + 1 floating-point operations per point
   // (one add or fused multiply-add per stencil weight, one for u-), a lower bound of the work.

@@ -44,6 +44,15 @@ VariantTiming time_in(const Stencil& s, const Variant& v, const Tile& tile, cons
   }, t.slowest.step, t.this_rank.step, &fastest);
   t.phases = phases[std::size_t(warmup + fastest)];
   t.phases.pack /= steps, t.phases.wait /= steps, t.phases.unpack /= steps;
+  {  // Where the full step's time goes: its marks over one more run of `steps` steps, ranks lined up.
+    StepTimeline timeline(steps);
+    (void)max_over_ranks(0.0);
+    engine.record_steps(&timeline);
+    engine.advance(steps);
+    engine.record_steps(nullptr);
+    t.timeline = timeline.mean_offsets();
+    Kokkos::fence("wavefd::step timeline");
+  }
   const TwoStepArgs<T> a = engine.args();
   time_part([&] {
     for (int i = 0; i < steps; ++i) engine.halo().start(engine.u()), engine.halo().finish(engine.u());

@@ -1,6 +1,7 @@
 #pragma once
 // Verifying, then timing, one kernel variant and tile on a grid: shared by `wavefd bench` and
 // `wavefd tune`, which time nothing that fails the check.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct VariantTiming {
   HaloTimes phases;
   bool ghosts_by_kernel = false;  // the full step's kernel wrote the ghosts (GhostFillMode::kernel)
   bool packs_by_kernel = false;   // the full step's kernel packed the faces (ParallelSpec::pack)
+  // This rank's mean offset of each StepTimeline mark from its step's start, in seconds, over
+  // `steps` steps run after the timed ones (negative: a mark the step does not have).
+  std::array<double, StepTimeline::marks> timeline{};
 };
 
 // The exact-eigenmode check on this device, on every verification grid (verification_specs(),

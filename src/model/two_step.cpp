@@ -189,6 +189,9 @@ TwoStepArgs<T> TwoStep<T>::args() const {
 
 template <class T>
 void TwoStep<T>::step() {
+  const auto mark = [this](const Kokkos::DefaultExecutionSpace& exec, StepTimeline::Mark m) {
+    if (timeline_) timeline_->record(exec, m);
+  };
   TwoStepArgs<T> a = args();
   if (own_images_ && !ghosts_current_) {  // first step, or the fields were written from outside: a whole fill
     halo_->fill_early(true);
@@ -197,28 +200,39 @@ void TwoStep<T>::step() {
     ghosts_current_ = true;
     sends_current_ = false;  // the send buffer holds the faces of u- now
   }
+  mark(compute_, StepTimeline::begin);
   a.images = images_;
   // The update of the step before stored the faces of u into the send buffer: no pack kernel.
   halo_->packed_by_update(sends_current_);
   sends_current_ = images_.send != nullptr;  // this step's update stores those of u+ (all of the interior)
   if (own_images_ && !exchanging()) {
     variant_->apply(a, layout_.interior());
+    mark(compute_, StepTimeline::core);
   } else if (!overlap()) {
     halo_->start(u_);
+    mark(compute_, StepTimeline::started);
     halo_->finish(u_);
+    mark(compute_, StepTimeline::finished);
     variant_->apply(a, layout_.interior());
+    mark(compute_, StepTimeline::core);
   } else {
     if (separate_instances_) halo_instance_->order(halo_exec_, compute_);  // the halo reads what the last step wrote
     halo_->start(u_);  // the ghosts the core reads are filled on compute_, ahead of it
+    mark(halo_exec_, StepTimeline::started);
     if (!core_.empty()) variant_->apply(a, core_);
+    mark(compute_, StepTimeline::core);
     halo_->finish(u_);
+    mark(halo_exec_, StepTimeline::finished);
     // The shell goes on the halo's instance, after the late ghosts and beside the core: both read u
     // and write disjoint points of u+ (and their ghost images), so the step ends with the later of
     // the two, not with their sum. Work enqueued on compute_ afterwards waits for the shell.
     a.exec = halo_exec_;
     for (const Box& b : shell_) variant_->apply(a, b);
+    mark(halo_exec_, StepTimeline::shell);
     if (separate_instances_) halo_instance_->order(compute_, halo_exec_);
   }
+  mark(compute_, StepTimeline::end);
+  if (timeline_) timeline_->next_step();
   std::swap(u_, u_prev_);
   ++steps_;
 }

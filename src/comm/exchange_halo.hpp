@@ -21,11 +21,13 @@ class ExchangeHalo : public Halo<T> {
         send_boxes_(packed_boxes(plan_, true)),
         recv_boxes_(packed_boxes(plan_, false)),
         send_(Kokkos::view_alloc("wavefd::halo_send", Kokkos::WithoutInitializing), plan_.send_count),
-        recv_(Kokkos::view_alloc("wavefd::halo_recv", Kokkos::WithoutInitializing), plan_.recv_count) {}
+        recv_(Kokkos::view_alloc("wavefd::halo_recv", Kokkos::WithoutInitializing), plan_.recv_count) {
+    for (const Offset& o : spec.offsets) edges_read_ = edges_read_ || (o.x != 0) + (o.y != 0) + (o.z != 0) > 1;
+  }
 
   void start(Field<T>& f) override {
     Kokkos::Timer t;
-    if (fill_early_) fill_ghosts(early_, f, plan_.walls, {ShellPart::early, plan_.late_axes});
+    if (fill_early_) fill_ghosts(early_, f, plan_.walls, {ShellPart::early, plan_.late_axes}, edges_read_);
     if (!packed_by_update_) copy_boxes<T, true>(exec_, f, send_, send_boxes_);
     packed_by_update_ = false;  // for this start() only
     wire_up(plan_.messages, send_.data(), recv_.data(), f.data.data(), wires_);
@@ -38,7 +40,7 @@ class ExchangeHalo : public Halo<T> {
     this->times_.wait += t.seconds();
     t.reset();
     copy_boxes<T, false>(exec_, f, recv_, recv_boxes_);
-    fill_ghosts(exec_, f, plan_.walls, {ShellPart::late, plan_.late_axes});
+    fill_ghosts(exec_, f, plan_.walls, {ShellPart::late, plan_.late_axes}, edges_read_);
     if (fence_after_unpack_) exec_.fence("wavefd::halo_unpack");
     this->times_.unpack += t.seconds();
     ++this->times_.exchanges;
@@ -97,6 +99,7 @@ class ExchangeHalo : public Halo<T> {
   bool fence_after_unpack_ = true;
   bool fill_early_ = true;
   bool packed_by_update_ = false;
+  bool edges_read_ = false;  // the stencil reads an edge or corner ghost (fill_ghosts fills them then)
 };
 
 // A transport's halo, connected (ExchangeHalo::connect): what each transport's factory returns.

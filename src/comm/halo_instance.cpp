@@ -40,27 +40,10 @@ HaloInstance::HaloInstance(const Kokkos::DefaultExecutionSpace& compute) {
 
 HaloInstance::~HaloInstance() {
   exec_ = Kokkos::DefaultExecutionSpace{};  // this instance's last reference to the stream
-  lanes_.clear();
 #ifdef KOKKOS_ENABLE_CUDA
   if (event_ != nullptr) cudaEventDestroy(static_cast<cudaEvent_t>(event_));
   if (stream_ != nullptr) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
-  for (void* s : lane_streams_) cudaStreamDestroy(static_cast<cudaStream_t>(s));
 #endif
-}
-
-const std::vector<Kokkos::DefaultExecutionSpace>& HaloInstance::lanes(int n) {
-  while (int(lanes_.size()) < n) {
-#ifdef KOKKOS_ENABLE_CUDA
-    if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>) {
-      cudaStream_t s = priority_stream();
-      lane_streams_.push_back(s);
-      lanes_.push_back(Kokkos::Cuda(s));
-      continue;
-    }
-#endif
-    lanes_.push_back(exec_);
-  }
-  return lanes_;
 }
 
 void HaloInstance::order(const Kokkos::DefaultExecutionSpace& waiter, const Kokkos::DefaultExecutionSpace& done) {

@@ -226,19 +226,8 @@ void TwoStep<T>::step() {
     // The shell goes on the halo's instance, after the late ghosts and beside the core: both read u
     // and write disjoint points of u+ (and their ghost images), so the step ends with the later of
     // the two, not with their sum. Work enqueued on compute_ afterwards waits for the shell.
-    // Each slab on a lane of its own, so that their blocks take SMs from the core together.
-    if (separate_instances_) {
-      const auto& lanes = halo_instance_->lanes(int(shell_.size()));
-      for (std::size_t i = 0; i < shell_.size(); ++i) {
-        halo_instance_->order(lanes[i], halo_exec_);
-        a.exec = lanes[i];
-        variant_->apply(a, shell_[i]);
-      }
-      for (std::size_t i = 0; i < shell_.size(); ++i) halo_instance_->order(halo_exec_, lanes[i]);
-    } else {
-      a.exec = halo_exec_;
-      for (const Box& b : shell_) variant_->apply(a, b);
-    }
+    a.exec = halo_exec_;
+    for (const Box& b : shell_) variant_->apply(a, b);
     mark(halo_exec_, StepTimeline::shell);
     if (separate_instances_) halo_instance_->order(compute_, halo_exec_);
   }

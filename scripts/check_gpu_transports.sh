@@ -47,7 +47,7 @@ nvcc_version=$("$NVCC" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
 nccl_include=()
 [ "$NCCL" = /usr ] || nccl_include=(-I"$NCCL/include")
 objects=()
-for src in src/comm/nccl_messages.cpp ctest/gpu_transport_link.cpp; do
+for src in src/comm/nccl_messages.cpp src/comm/peer_messages.cpp ctest/gpu_transport_link.cpp; do
   objects+=("$out/$(basename "$src").o")
   "$NVCC" -ccbin mpicxx -x cu -std=c++20 -O2 -arch=sm_90 -Xcompiler -Wall,-Wextra -Werror all-warnings \
     -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX -Iinclude -Isrc "${nccl_include[@]}" -c "$src" -o "${objects[-1]}"

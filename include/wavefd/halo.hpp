@@ -2,7 +2,7 @@
 // Halo interface: start() begins filling the ghost layers of a field, finish() completes it.
 // The time loop updates the interior between the two, so overlapping communication with
 // computation is a property of the loop, not of each transport. Each transport lives in its own
-// file under src/comm/ (local, mpi, mpi-gpu, nccl) and is listed once in src/comm/transport.cpp.
+// file under src/comm/ (local, mpi, mpi-gpu, nccl, peer) and is listed once in src/comm/transport.cpp.
 #include <array>
 #include <memory>
 #include <optional>
@@ -27,8 +27,11 @@ Boundary parse_boundary(std::string_view name);  // throws Error naming the acce
 //  mpi:     faces packed on the device, staged through pinned host buffers, MPI_Isend/Irecv.
 //  mpi-gpu: device buffers handed to a GPU-aware MPI.
 //  nccl:    grouped ncclSend/ncclRecv on the halo stream (CUDA builds with NCCL).
-enum class Transport { local, mpi, mpi_gpu, nccl };
-inline constexpr Transport kTransports[] = {Transport::local, Transport::mpi, Transport::mpi_gpu, Transport::nccl};
+//  peer:    the ranks of one node copy their faces into each other's ghosts with the copy engines,
+//           through memory mapped across processes (CUDA builds with MPI; src/comm/peer_halo.cpp).
+enum class Transport { local, mpi, mpi_gpu, nccl, peer };
+inline constexpr Transport kTransports[] = {Transport::local, Transport::mpi, Transport::mpi_gpu, Transport::nccl,
+                                            Transport::peer};
 std::string_view to_string(Transport t);
 // "auto" is resolved by choose_transport(); anything else must name a transport. Throws Error.
 Transport parse_transport(std::string_view name);
@@ -97,6 +100,9 @@ struct HaloSpec {
   // A periodic axis this rank spans alone: its ghosts are wrapped in place after the messages
   // (true), or sent to itself through the transport (false: what `wavefd probe` times as a self link).
   bool wrap_own_axes = true;
+  // The fields start() and finish() will be given, in the same order on every rank (the engine's
+  // u and u-): `peer` maps them into its neighbours' processes up front. Empty: not known.
+  std::vector<const void*> fields{};
 };
 
 // The transport for `spec.transport`; throws Error for one this build lacks.

@@ -299,6 +299,7 @@ std::string_view to_string(Transport t) {
     case Transport::mpi: return "mpi";
     case Transport::mpi_gpu: return "mpi-gpu";
     case Transport::nccl: return "nccl";
+    case Transport::peer: return "peer";
   }
   return "?";
 }
@@ -306,7 +307,9 @@ std::string_view to_string(Transport t) {
 Transport parse_transport(std::string_view name) {
   for (Transport t : kTransports)
     if (name == to_string(t)) return t;
-  throw Error("parallel.transport = '" + std::string(name) + "' is unknown; accepted: auto, local, mpi, mpi-gpu, nccl");
+  std::string accepted = "auto";
+  for (Transport t : kTransports) accepted += ", " + std::string(to_string(t));
+  throw Error("parallel.transport = '" + std::string(name) + "' is unknown; accepted: " + accepted);
 }
 
 bool transport_available(Transport t, const std::string& gpu_aware, std::string* why_not) {
@@ -323,6 +326,9 @@ bool transport_available(Transport t, const std::string& gpu_aware, std::string*
           "' (set parallel.gpu_aware = yes if it has it)";
   if (t == Transport::nccl && nccl_version().empty())
     why = "this build has no NCCL (a CUDA build with WAVEFD_ENABLE_NCCL=ON)";
+#ifndef WAVEFD_HAVE_PEER
+  if (t == Transport::peer) why = "this build is not a CUDA build (peer maps GPU memory across processes)";
+#endif
 #endif
   if (why_not) *why_not = why;
   return why.empty();

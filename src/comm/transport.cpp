@@ -11,6 +11,9 @@ template <class T> std::unique_ptr<Halo<T>> make_mpi_gpu_halo(const HaloSpec& sp
 #ifdef WAVEFD_HAVE_NCCL
 template <class T> std::unique_ptr<Halo<T>> make_nccl_halo(const HaloSpec& spec);
 #endif
+#ifdef WAVEFD_HAVE_PEER
+template <class T> std::unique_ptr<Halo<T>> make_peer_halo(const HaloSpec& spec);
+#endif
 }  // namespace comm
 
 std::string_view to_string(Boundary b) {
@@ -33,6 +36,9 @@ std::unique_ptr<Halo<T>> make_halo(const HaloSpec& spec) {
 #endif
 #ifdef WAVEFD_HAVE_NCCL
     case Transport::nccl: return comm::make_nccl_halo<T>(spec);
+#endif
+#ifdef WAVEFD_HAVE_PEER
+    case Transport::peer: return comm::make_peer_halo<T>(spec);
 #endif
     default: break;
   }

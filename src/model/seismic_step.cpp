@@ -341,6 +341,11 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
       slab_exec_.assign(parts.begin(), parts.end());
     }
   }
+  // peer's copies into a neighbour's ghosts rely on the two-step engine's order of exchanges and
+  // reads (peer_messages.hpp); this engine's pairs of steps exchange in another order.
+  if (run.parallel.transport == Transport::peer)
+    throw Error("parallel.transport = 'peer' runs the two-step engine (wavefd run, bench), not the seismic model; "
+                "accepted: auto, nccl, mpi, mpi-gpu");
   HaloSpec h{.boundary = m.outer == OuterBoundary::zero ? Boundary::zero : Boundary::rigid,
              .transport = run.parallel.transport,
              .decomposition = split,

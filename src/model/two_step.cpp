@@ -59,14 +59,16 @@ bool kernel_can_pack(const ParallelSpec& par, const Stencil& s, const Variant& v
   bool edges = false;
   for (const Offset& o : v.reads(s)) edges = edges || (o.x != 0) + (o.y != 0) + (o.z != 0) > 1;
   const bool x_slabs = par.overlap && par.rank_grid[0] > 1;
-  return v.writes_ghost_images() && par.transport != Transport::local && !edges && !x_slabs;
+  // peer sends every message straight from the field: nothing is packed.
+  const bool packs = par.transport != Transport::local && par.transport != Transport::peer;
+  return v.writes_ghost_images() && packs && !edges && !x_slabs;
 }
 
 bool pack_by_kernel(const ParallelSpec& par, const Stencil& s, const Variant& v) {
   const bool possible = kernel_can_pack(par, s, v);
   if (par.pack == GhostFillMode::kernel && !possible)
-    throw Error("parallel.pack = kernel needs a variant that writes ghost images, a transport other than local, "
-                "a stencil that reads no edges and x not split when overlap is on (not '" + v.name() + "', " +
+    throw Error("parallel.pack = kernel needs a variant that writes ghost images, a transport that packs (not local "
+                "or peer), a stencil that reads no edges and x not split when overlap is on (not '" + v.name() + "', " +
                 s.name + ", transport " + std::string(to_string(par.transport)) + ", rank grid " +
                 to_string(par.rank_grid) + "); accepted: auto, separate (for this variant and rank grid)");
   return possible && par.pack != GhostFillMode::separate;
@@ -160,6 +162,7 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
              .offsets = v.reads(s),
              .exec = halo_exec_,
              .early = compute_};
+  h.fields = {u_.data.data(), u_prev_.data.data()};
   halo_ = make_halo<T>(h);
   const SendFaces sends = kernel_packs ? halo_->send_faces() : SendFaces{};
   if (own_images_ || sends.buffer) {

@@ -1,0 +1,101 @@
+// `peer`: the ranks of one node copy their faces straight into each other's ghost boxes with the
+// GPU's copy engines, through memory mapped across processes (peer_messages.hpp says how and why).
+// Every message is a box of the field to a box of the neighbour's field, so nothing is packed or
+// unpacked and the update kernel stores no send buffer; the fills from the field itself (rigid
+// walls, axes a rank spans alone) are ExchangeHalo's. CUDA builds with MPI; ranks on one node
+// (communication_node(): a pseudo-node of scripts/pseudo_nodes.sh counts as a node).
+#include <Kokkos_Core.hpp>
+
+#include <memory>
+#include <string>
+
+#include "comm/exchange_plan.hpp"
+#include "comm/ghost_shell.hpp"
+#include "comm/peer_messages.hpp"
+#include "wavefd/parallel.hpp"
+
+namespace wavefd::comm {
+
+namespace {
+
+// Every neighbour on this rank's node, else the first that is not, named.
+void check_one_node(const std::vector<GhostMessage>& messages) {
+  const std::string mine = communication_node();
+  const int size = world_size();
+  constexpr int kName = 256;
+  std::vector<char> all(std::size_t(size) * kName, 0), me(kName, 0);
+  mine.copy(me.data(), kName - 1);
+  MPI_Allgather(me.data(), kName, MPI_CHAR, all.data(), kName, MPI_CHAR, MPI_COMM_WORLD);
+  for (const GhostMessage& m : messages) {
+    const std::string theirs(&all[std::size_t(m.peer) * kName]);
+    if (theirs != std::string(me.data()))
+      throw Error("transport peer maps memory between the ranks of one node; rank " + std::to_string(world_rank()) +
+                  " (node " + std::string(me.data()) + ") has neighbour " + std::to_string(m.peer) + " on node " +
+                  theirs + "; accepted: nccl, mpi or mpi-gpu");
+  }
+}
+
+template <class T>
+class PeerHalo final : public Halo<T> {
+ public:
+  explicit PeerHalo(const HaloSpec& spec)
+      : exec_(spec.exec), early_(spec.early.value_or(spec.exec)), plan_(make_exchange_plan(spec, false)) {
+    for (const Offset& o : spec.offsets) edges_read_ = edges_read_ || (o.x != 0) + (o.y != 0) + (o.z != 0) > 1;
+    agree([&] { check_one_node(plan_.messages); });
+    for (const void* f : spec.fields) fields_.push_back(const_cast<void*>(f));
+    const Layout& l = spec.layout;
+    messages_ = std::make_unique<PeerMessages>(plan_.messages, PeerLayout{l.origin, l.sy, l.sz}, fields_, sizeof(T));
+    agree([&] {
+      if (std::string why = messages_->prepare(); !why.empty()) throw Error(why);
+    });
+    messages_->trade();
+    agree([&] {
+      if (std::string why = messages_->map(); !why.empty()) throw Error(why);
+    });
+  }
+  std::string name() const override { return "peer"; }
+
+  void start(Field<T>& f) override {
+    Kokkos::Timer t;
+    if (fill_early_) fill_ghosts(early_, f, plan_.walls, {ShellPart::early, plan_.late_axes}, edges_read_);
+    messages_->post(field_index(f), exec_.cuda_stream());
+    this->times_.pack += t.seconds();
+  }
+  void finish(Field<T>& f) override {
+    Kokkos::Timer t;
+    messages_->wait(exec_.cuda_stream());
+    this->times_.wait += t.seconds();
+    t.reset();
+    fill_ghosts(exec_, f, plan_.walls, {ShellPart::late, plan_.late_axes}, edges_read_);
+    this->times_.unpack += t.seconds();
+    ++this->times_.exchanges;
+  }
+  std::array<bool, 3> late() const override { return late_of(plan_.late_axes); }
+  void fill_early(bool on) override { fill_early_ = on; }
+
+ private:
+  int field_index(const Field<T>& f) const {
+    for (std::size_t k = 0; k < fields_.size(); ++k)
+      if (fields_[k] == static_cast<const void*>(f.data.data())) return int(k);
+    throw Error("transport peer exchanges only the fields it was built with (their memory is mapped by the neighbours)");
+  }
+
+  Kokkos::DefaultExecutionSpace exec_, early_;
+  ExchangePlan plan_;
+  std::vector<void*> fields_;
+  std::unique_ptr<PeerMessages> messages_;
+  bool fill_early_ = true;
+  bool edges_read_ = false;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<Halo<T>> make_peer_halo(const HaloSpec& spec) {
+  return std::make_unique<PeerHalo<T>>(spec);
+}
+
+template std::unique_ptr<Halo<float>> make_peer_halo<float>(const HaloSpec&);
+template std::unique_ptr<Halo<double>> make_peer_halo<double>(const HaloSpec&);
+
+}  // namespace wavefd::comm

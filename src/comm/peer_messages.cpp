@@ -1,0 +1,206 @@
+#include "comm/peer_messages.hpp"
+
+#include <cuda.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <utility>
+
+namespace wavefd::comm {
+
+// What the receiver of a message tells its sender: where the ghost box lies in each of its
+// fields (an IPC handle of the allocation and the box's first point's byte offset in it), how its
+// field is laid out, and the flag to raise.
+struct PeerMessages::Offer {
+  static constexpr int kFields = 4;
+  int fields = 0;
+  std::array<cudaIpcMemHandle_t, kFields> field{};
+  std::array<std::int64_t, kFields> field_at{};  // bytes from the allocation's base to the field
+  std::int64_t box_at = 0;                        // bytes from the field to the box's first point
+  cudaIpcMemHandle_t flags{};
+  std::int64_t flag_offset = 0;  // bytes from the flags' base to this message's flag
+  PeerLayout layout;
+  std::array<index_t, 3> extent{};  // the ghost box's, which must be the sender's interior box's
+  int rank = -1;                    // the receiver's world rank (a rank's own messages skip IPC)
+};
+
+namespace {
+
+void cuda_check(cudaError_t rc, const char* call) {
+  if (rc == cudaSuccess) return;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "wavefd: error: rank %d: transport peer: %s failed: %s\n", rank, call, cudaGetErrorString(rc));
+  MPI_Abort(MPI_COMM_WORLD, 3);
+}
+
+// Driver calls that the runtime does not wrap, found through the runtime (no -lcuda).
+template <class F>
+F driver(const char* name) {
+  void* f = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  if (cudaGetDriverEntryPointByVersion(name, &f, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess || f == nullptr)
+    return nullptr;
+  return reinterpret_cast<F>(f);
+}
+using AddressRange = CUresult (*)(CUdeviceptr*, std::size_t*, CUdeviceptr);
+using StreamValue = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+}  // namespace
+
+PeerMessages::PeerMessages(const std::vector<GhostMessage>& messages, const PeerLayout& layout,
+                           std::vector<void*> fields, std::size_t elem_bytes)
+    : messages_(&messages), layout_(layout), fields_(std::move(fields)), elem_(elem_bytes),
+      offers_(messages.size()), taken_(messages.size()), targets_(messages.size()) {}
+
+PeerMessages::~PeerMessages() {
+  // The last copies into the peers and from them have been waited for by the steps that read
+  // them; what this rank enqueued must end before its memory goes.
+  cudaDeviceSynchronize();
+  for (void* p : opened_) cudaIpcCloseMemHandle(p);
+  cudaFree(flags_);
+  cudaFree(count_);
+}
+
+std::string PeerMessages::prepare() {
+  const auto range = driver<AddressRange>("cuMemGetAddressRange");
+  if (range == nullptr) return "transport peer: the CUDA driver has no cuMemGetAddressRange";
+  if (driver<StreamValue>("cuStreamWaitValue32") == nullptr || driver<StreamValue>("cuStreamWriteValue32") == nullptr)
+    return "transport peer: the CUDA driver has no stream memory operations (cuStreamWaitValue32)";
+  if (fields_.empty() || fields_.size() > std::size_t(Offer::kFields))
+    return "transport peer needs the fields it exchanges up front (this engine gives " + std::to_string(fields_.size()) +
+           "); accepted: nccl, mpi or mpi-gpu";
+  const std::size_t n = messages_->size();
+  cuda_check(cudaMalloc(&flags_, std::max<std::size_t>(n, 1) * sizeof(std::uint32_t)), "cudaMalloc (flags)");
+  cuda_check(cudaMemset(flags_, 0, std::max<std::size_t>(n, 1) * sizeof(std::uint32_t)), "cudaMemset (flags)");
+  cuda_check(cudaMalloc(&count_, sizeof(std::uint32_t)), "cudaMalloc (count)");
+  cudaIpcMemHandle_t flags{};
+  if (cudaIpcGetMemHandle(&flags, flags_) != cudaSuccess)
+    return "transport peer: no IPC handle for device memory from cudaMalloc (" +
+           std::string(cudaGetErrorString(cudaGetLastError())) + ")";
+  // Each field: its allocation's handle and base (a Kokkos view starts inside its allocation).
+  std::vector<cudaIpcMemHandle_t> handles(fields_.size());
+  std::vector<std::int64_t> from_base(fields_.size());
+  for (std::size_t k = 0; k < fields_.size(); ++k) {
+    CUdeviceptr base = 0;
+    std::size_t size = 0;
+    if (range(&base, &size, CUdeviceptr(fields_[k])) != CUDA_SUCCESS)
+      return "transport peer: field " + std::to_string(k) + " is not device memory of this process";
+    if (cudaIpcGetMemHandle(&handles[k], reinterpret_cast<void*>(base)) != cudaSuccess)
+      return "transport peer: the fields' memory cannot be shared with other processes (" +
+             std::string(cudaGetErrorString(cudaGetLastError())) +
+             "; a Kokkos built with Kokkos_ENABLE_IMPL_CUDA_MALLOC_ASYNC allocates it from a pool); accepted: nccl, mpi";
+    from_base[k] = std::int64_t(reinterpret_cast<char*>(fields_[k]) - reinterpret_cast<char*>(base));
+  }
+  const int me = world_rank();
+  for (std::size_t i = 0; i < n; ++i) {
+    const GhostMessage& m = (*messages_)[i];
+    Offer& o = offers_[i];
+    o.fields = int(fields_.size());
+    o.box_at = std::int64_t(layout_.at(m.recv.lo[0], m.recv.lo[1], m.recv.lo[2]) * index_t(elem_));
+    for (std::size_t k = 0; k < fields_.size(); ++k) o.field[k] = handles[k], o.field_at[k] = from_base[k];
+    o.flags = flags;
+    o.flag_offset = std::int64_t(i * sizeof(std::uint32_t));
+    o.layout = layout_;
+    for (int a = 0; a < 3; ++a) o.extent[std::size_t(a)] = m.recv.extent(a);
+    o.rank = me;
+  }
+  return "";
+}
+
+void PeerMessages::trade() {
+  // The offer for message i goes to its peer with the tag it will send under (its recv_tag); the
+  // offer for where message i goes comes from the peer under i's send_tag.
+  std::vector<MPI_Request> requests;
+  requests.reserve(2 * messages_->size());
+  for (std::size_t i = 0; i < messages_->size(); ++i) {
+    const GhostMessage& m = (*messages_)[i];
+    requests.emplace_back();
+    MPI_Irecv(&taken_[i], int(sizeof(Offer)), MPI_BYTE, m.peer, m.send_tag, MPI_COMM_WORLD, &requests.back());
+    requests.emplace_back();
+    MPI_Isend(&offers_[i], int(sizeof(Offer)), MPI_BYTE, m.peer, m.recv_tag, MPI_COMM_WORLD, &requests.back());
+  }
+  MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+}
+
+std::string PeerMessages::map() {
+  const int me = world_rank();
+  std::map<std::pair<int, std::string>, char*> bases;  // one open per (rank, handle)
+  auto open = [&](int rank, const cudaIpcMemHandle_t& h, char*& base) -> std::string {
+    const std::pair<int, std::string> key{rank, std::string(h.reserved, sizeof h.reserved)};
+    if (auto it = bases.find(key); it != bases.end()) return base = it->second, "";
+    void* p = nullptr;
+    if (cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess)
+      return "transport peer: rank " + std::to_string(rank) + "'s memory cannot be mapped here (" +
+             cudaGetErrorString(cudaGetLastError()) + "); accepted: nccl, mpi";
+    opened_.push_back(p);
+    return base = bases[key] = static_cast<char*>(p), "";
+  };
+  for (std::size_t i = 0; i < messages_->size(); ++i) {
+    const GhostMessage& m = (*messages_)[i];
+    const Offer& o = taken_[i];
+    for (int a = 0; a < 3; ++a)
+      if (o.extent[std::size_t(a)] != m.send.extent(a) || o.fields != int(fields_.size()))
+        return "transport peer: rank " + std::to_string(m.peer) + "'s ghost box does not match this rank's face";
+    Target& t = targets_[i];
+    t.layout = o.layout;
+    t.field.assign(fields_.size(), nullptr);
+    if (o.rank == me) {  // a periodic axis sent to itself: its own memory
+      for (std::size_t k = 0; k < fields_.size(); ++k) t.field[k] = static_cast<char*>(fields_[k]) + o.box_at;
+      t.flag = flags_ + o.flag_offset / std::int64_t(sizeof(std::uint32_t));
+      continue;
+    }
+    for (std::size_t k = 0; k < fields_.size(); ++k) {
+      char* base = nullptr;
+      if (std::string e = open(o.rank, o.field[k], base); !e.empty()) return e;
+      t.field[k] = base + o.field_at[k] + o.box_at;
+    }
+    char* flags = nullptr;
+    if (std::string e = open(o.rank, o.flags, flags); !e.empty()) return e;
+    t.flag = reinterpret_cast<std::uint32_t*>(flags + o.flag_offset);
+  }
+  return "";
+}
+
+void PeerMessages::post(int k, cudaStream_t stream) {
+  ++exchanges_;
+  static const auto write = driver<StreamValue>("cuStreamWriteValue32");
+  for (std::size_t i = 0; i < messages_->size(); ++i) {
+    const GhostMessage& m = (*messages_)[i];
+    const Target& t = targets_[i];
+    const std::size_t row = std::size_t(m.send.extent(0)) * elem_;
+    cudaMemcpy3DParms p{};
+    char* from = static_cast<char*>(fields_[std::size_t(k)]) +
+                 std::ptrdiff_t(layout_.at(m.send.lo[0], m.send.lo[1], m.send.lo[2]) * index_t(elem_));
+    // Rows of the box are sy apart, planes sz: a pitched 3-D view whose planes are sz / sy rows.
+    p.srcPtr = make_cudaPitchedPtr(from, std::size_t(layout_.sy) * elem_, row, std::size_t(layout_.sz / layout_.sy));
+    p.dstPtr = make_cudaPitchedPtr(t.field[std::size_t(k)], std::size_t(t.layout.sy) * elem_, row,
+                                   std::size_t(t.layout.sz / t.layout.sy));
+    p.extent = make_cudaExtent(row, std::size_t(m.send.extent(1)), std::size_t(m.send.extent(2)));
+    p.kind = cudaMemcpyDeviceToDevice;
+    cuda_check(cudaMemcpy3DAsync(&p, stream), "cudaMemcpy3DAsync");
+  }
+  if (write(stream, CUdeviceptr(count_), exchanges_, CU_STREAM_WRITE_VALUE_DEFAULT) != CUDA_SUCCESS)
+    cuda_check(cudaErrorUnknown, "cuStreamWriteValue32");
+  for (std::size_t i = 0; i < messages_->size(); ++i)
+    cuda_check(cudaMemcpyAsync(targets_[i].flag, count_, sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream),
+               "cudaMemcpyAsync (flag)");
+}
+
+void PeerMessages::wait(cudaStream_t stream) {
+  static const auto wait_value = driver<StreamValue>("cuStreamWaitValue32");
+  for (std::size_t i = 0; i < messages_->size(); ++i)
+    if (wait_value(stream, CUdeviceptr(flags_ + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
+      cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
+}
+
+}  // namespace wavefd::comm

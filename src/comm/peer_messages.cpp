@@ -12,7 +12,8 @@ namespace wavefd::comm {
 
 // What the receiver of a message tells its sender: where the ghost box lies in each of its
 // fields (an IPC handle of the allocation and the box's first point's byte offset in it), how its
-// field is laid out, and the flag to raise.
+// field is laid out, the flag to raise once the box holds the exchange's values, and where to say
+// that the box of the message it sends back is free.
 struct PeerMessages::Offer {
   static constexpr int kFields = 4;
   int fields = 0;
@@ -20,7 +21,8 @@ struct PeerMessages::Offer {
   std::array<std::int64_t, kFields> field_at{};  // bytes from the allocation's base to the field
   std::int64_t box_at = 0;                        // bytes from the field to the box's first point
   cudaIpcMemHandle_t flags{};
-  std::int64_t flag_offset = 0;  // bytes from the flags' base to this message's flag
+  std::int64_t flag_offset = 0;   // bytes from the flags' base to this message's "landed" flag
+  std::int64_t ready_offset = 0;  // ... to the "ready" flag of the message the receiver sends back
   PeerLayout layout;
   std::array<index_t, 3> extent{};  // the ghost box's, which must be the sender's interior box's
   int rank = -1;                    // the receiver's world rank (a rank's own messages skip IPC)
@@ -80,8 +82,9 @@ std::string PeerMessages::prepare() {
     return "transport peer needs the fields it exchanges up front (this engine gives " + std::to_string(fields_.size()) +
            "); accepted: nccl, mpi or mpi-gpu";
   const std::size_t n = messages_->size();
-  cuda_check(cudaMalloc(&flags_, std::max<std::size_t>(n, 1) * sizeof(std::uint32_t)), "cudaMalloc (flags)");
-  cuda_check(cudaMemset(flags_, 0, std::max<std::size_t>(n, 1) * sizeof(std::uint32_t)), "cudaMemset (flags)");
+  // landed[i] then ready[i]: n each.
+  cuda_check(cudaMalloc(&flags_, std::max<std::size_t>(2 * n, 1) * sizeof(std::uint32_t)), "cudaMalloc (flags)");
+  cuda_check(cudaMemset(flags_, 0, std::max<std::size_t>(2 * n, 1) * sizeof(std::uint32_t)), "cudaMemset (flags)");
   cuda_check(cudaMalloc(&count_, sizeof(std::uint32_t)), "cudaMalloc (count)");
   cudaIpcMemHandle_t flags{};
   if (cudaIpcGetMemHandle(&flags, flags_) != cudaSuccess)
@@ -110,6 +113,7 @@ std::string PeerMessages::prepare() {
     for (std::size_t k = 0; k < fields_.size(); ++k) o.field[k] = handles[k], o.field_at[k] = from_base[k];
     o.flags = flags;
     o.flag_offset = std::int64_t(i * sizeof(std::uint32_t));
+    o.ready_offset = std::int64_t((n + i) * sizeof(std::uint32_t));
     o.layout = layout_;
     for (int a = 0; a < 3; ++a) o.extent[std::size_t(a)] = m.recv.extent(a);
     o.rank = me;
@@ -157,6 +161,7 @@ std::string PeerMessages::map() {
     if (o.rank == me) {  // a periodic axis sent to itself: its own memory
       for (std::size_t k = 0; k < fields_.size(); ++k) t.field[k] = static_cast<char*>(fields_[k]) + o.box_at;
       t.flag = flags_ + o.flag_offset / std::int64_t(sizeof(std::uint32_t));
+      t.ready = flags_ + o.ready_offset / std::int64_t(sizeof(std::uint32_t));
       continue;
     }
     for (std::size_t k = 0; k < fields_.size(); ++k) {
@@ -167,6 +172,7 @@ std::string PeerMessages::map() {
     char* flags = nullptr;
     if (std::string e = open(o.rank, o.flags, flags); !e.empty()) return e;
     t.flag = reinterpret_cast<std::uint32_t*>(flags + o.flag_offset);
+    t.ready = reinterpret_cast<std::uint32_t*>(flags + o.ready_offset);
   }
   return "";
 }
@@ -174,7 +180,20 @@ std::string PeerMessages::map() {
 void PeerMessages::post(int k, cudaStream_t stream) {
   ++exchanges_;
   static const auto write = driver<StreamValue>("cuStreamWriteValue32");
-  for (std::size_t i = 0; i < messages_->size(); ++i) {
+  static const auto wait_value = driver<StreamValue>("cuStreamWaitValue32");
+  const std::size_t n = messages_->size();
+  // This rank's ghost boxes are free for this exchange's values: the stream has done everything
+  // enqueued before (the update that last read them, and any writes to the field from outside, such
+  // as initial values over the ghosts). Each peer learns it through its "ready" flag for the
+  // message it sends here, and copies only after that.
+  if (write(stream, CUdeviceptr(count_), exchanges_, CU_STREAM_WRITE_VALUE_DEFAULT) != CUDA_SUCCESS)
+    cuda_check(cudaErrorUnknown, "cuStreamWriteValue32");
+  for (std::size_t i = 0; i < n; ++i)
+    cuda_check(cudaMemcpyAsync(targets_[i].ready, count_, sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream),
+               "cudaMemcpyAsync (ready)");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (wait_value(stream, CUdeviceptr(flags_ + n + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
+      cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
     const GhostMessage& m = (*messages_)[i];
     const Target& t = targets_[i];
     const std::size_t row = std::size_t(m.send.extent(0)) * elem_;
@@ -189,9 +208,8 @@ void PeerMessages::post(int k, cudaStream_t stream) {
     p.kind = cudaMemcpyDeviceToDevice;
     cuda_check(cudaMemcpy3DAsync(&p, stream), "cudaMemcpy3DAsync");
   }
-  if (write(stream, CUdeviceptr(count_), exchanges_, CU_STREAM_WRITE_VALUE_DEFAULT) != CUDA_SUCCESS)
-    cuda_check(cudaErrorUnknown, "cuStreamWriteValue32");
-  for (std::size_t i = 0; i < messages_->size(); ++i)
+  // The values have landed: each flag is copied behind the copies on the same stream.
+  for (std::size_t i = 0; i < n; ++i)
     cuda_check(cudaMemcpyAsync(targets_[i].flag, count_, sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream),
                "cudaMemcpyAsync (flag)");
 }

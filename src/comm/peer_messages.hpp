@@ -6,17 +6,18 @@
 // then one strided copy by the sender's copy engines from its interior box straight into the
 // receiver's ghost box: no pack, no unpack, no buffers, and no kernel beside the update (NCCL's
 // copies are kernels: on four H100s, 512^3 per GPU on the 1 x 2 x 2 grid, its exchange took 128 us
-// alone and 420 us beside the core, on SMs the core then lacked). After its copies the sender
-// raises the receiver's flag for the message to the exchange's number (a 4-byte copy behind them
-// on the same stream, so it lands after them); the receiver's stream waits until every flag of
-// the exchange has reached it (cuStreamWaitValue32) before anything reads the ghosts. Both ranks
-// count exchanges, which are collective, so the numbers agree.
-//
-// Why no flag says "your ghost box is free again": the copies of exchange n go into the field the
-// receiver reads as u at step n, whose ghosts it last read at step n - 2. The sender's copies of
-// exchange n follow the sender's step n - 1 on its stream, whose shell waited for the receiver's
-// copies of exchange n - 1, which followed the receiver's step n - 2. (The engine orders the
-// halo's stream after the step before; an exchange's copies read only the field it is given.)
+// alone and 420 us beside the core, on SMs the core then lacked). Each exchange has a number,
+// counted alike by every rank (exchanges are collective), and two 4-byte flags per message carry
+// it, each copied on the stream behind the work it reports:
+//  - ready: the receiver, at the start of its exchange, tells the sender that its ghost box is free
+//    (everything enqueued before on its stream is done: the update that last read those ghosts,
+//    and writes to the field from outside, such as initial values over the ghosts); the sender's
+//    stream waits for it (cuStreamWaitValue32) before its copy. Without it a fast sender's first
+//    copy landed before a slower receiver had written its initial field, which then overwrote it
+//    (four H100s, MpiHalo's 9 x 9 x 11 rigid grid on 2 x 2 x 1 ranks, at fed9813);
+//  - landed: the sender, after its copy, tells the receiver; the receiver's stream waits for it
+//    before anything reads the ghosts.
+// Only copies and waits on local memory cross the processes (every remote write is a copy).
 #include <cuda_runtime.h>
 #include <mpi.h>
 
@@ -53,7 +54,8 @@ class PeerMessages {
   void trade();           // with each message's peer: where its values go there (MPI)
   std::string map();      // the peers' memory opened in this process
 
-  // Exchange of field `k` (an index into `fields`): every message's copy, then its flag, on `stream`.
+  // Exchange of field `k` (an index into `fields`) on `stream`: "ready" to every peer, then each
+  // message's copy once its receiver is ready, then its "landed" flag.
   void post(int k, cudaStream_t stream);
   // Work enqueued on `stream` from now on starts once every message of the last post() has landed.
   void wait(cudaStream_t stream);
@@ -63,7 +65,8 @@ class PeerMessages {
   struct Target {
     std::vector<char*> field;  // the ghost box's first point in each of the receiver's fields
     PeerLayout layout;         // the receiver's
-    std::uint32_t* flag = nullptr;
+    std::uint32_t* flag = nullptr;   // the receiver's "landed" flag for this message
+    std::uint32_t* ready = nullptr;  // the sender's "ready" flag for the message it sends back
   };
   const std::vector<GhostMessage>* messages_;
   PeerLayout layout_;
@@ -72,7 +75,7 @@ class PeerMessages {
   std::vector<Offer> offers_, taken_;  // [message]: sent to its peer, received from it
   std::vector<Target> targets_;        // [message]
   std::vector<void*> opened_;          // bases opened from other processes, closed at the end
-  std::uint32_t* flags_ = nullptr;     // [message]: the exchange whose values for it have landed
+  std::uint32_t* flags_ = nullptr;     // [message] landed, then [message] ready (peer_messages.hpp's top)
   std::uint32_t* count_ = nullptr;     // this exchange's number, the source of the flag copies
   std::uint32_t exchanges_ = 0;
 };

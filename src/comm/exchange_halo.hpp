@@ -21,9 +21,8 @@ class ExchangeHalo : public Halo<T> {
         send_boxes_(packed_boxes(plan_, true)),
         recv_boxes_(packed_boxes(plan_, false)),
         send_(Kokkos::view_alloc("wavefd::halo_send", Kokkos::WithoutInitializing), plan_.send_count),
-        recv_(Kokkos::view_alloc("wavefd::halo_recv", Kokkos::WithoutInitializing), plan_.recv_count) {
-    for (const Offset& o : spec.offsets) edges_read_ = edges_read_ || (o.x != 0) + (o.y != 0) + (o.z != 0) > 1;
-  }
+        recv_(Kokkos::view_alloc("wavefd::halo_recv", Kokkos::WithoutInitializing), plan_.recv_count),
+        edges_read_(reads_edges(spec.offsets)) {}
 
   void start(Field<T>& f) override {
     Kokkos::Timer t;
@@ -99,7 +98,7 @@ class ExchangeHalo : public Halo<T> {
   bool fence_after_unpack_ = true;
   bool fill_early_ = true;
   bool packed_by_update_ = false;
-  bool edges_read_ = false;  // the stencil reads an edge or corner ghost (fill_ghosts fills them then)
+  bool edges_read_;  // the stencil reads an edge or corner ghost (fill_ghosts fills them then)
 };
 
 // A transport's halo, connected (ExchangeHalo::connect): what each transport's factory returns.

@@ -15,6 +15,11 @@ bool reads_region(const std::vector<Offset>& offsets, const Index3& dir) {
   return false;
 }
 
+bool reads_edges(const std::vector<Offset>& offsets) {
+  return std::any_of(offsets.begin(), offsets.end(),
+                     [](const Offset& o) { return (o.x != 0) + (o.y != 0) + (o.z != 0) > 1; });
+}
+
 ExchangePlan make_exchange_plan(const HaloSpec& spec, bool in_place) {
   ExchangePlan plan;
   const Index3& n = spec.layout.n;

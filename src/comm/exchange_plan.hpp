@@ -41,6 +41,9 @@ struct ExchangePlan {
 // Regions the stencil reads: direction d is needed when some offset points into it on every axis
 // where d is not 0.
 bool reads_region(const std::vector<Offset>& offsets, const Index3& dir);
+// Whether some offset leaves the point along two or three axes (an edge or corner ghost): the
+// ghost fills skip what such a stencil alone reads where none does (fill_ghosts' `edges_read`).
+bool reads_edges(const std::vector<Offset>& offsets);
 
 // `in_place`: whether the transport can take the field's own memory (not the host-staged `mpi` of
 // GPU builds); the messages then go in place where they can.

@@ -39,8 +39,8 @@ template <class T>
 class PeerHalo final : public Halo<T> {
  public:
   explicit PeerHalo(const HaloSpec& spec)
-      : exec_(spec.exec), early_(spec.early.value_or(spec.exec)), plan_(make_exchange_plan(spec, false)) {
-    for (const Offset& o : spec.offsets) edges_read_ = edges_read_ || (o.x != 0) + (o.y != 0) + (o.z != 0) > 1;
+      : exec_(spec.exec), early_(spec.early.value_or(spec.exec)), plan_(make_exchange_plan(spec, false)),
+        edges_read_(reads_edges(spec.offsets)) {
     agree([&] { check_one_node(plan_.messages); });
     for (const void* f : spec.fields) fields_.push_back(const_cast<void*>(f));
     const Layout& l = spec.layout;
@@ -85,7 +85,7 @@ class PeerHalo final : public Halo<T> {
   std::vector<void*> fields_;
   std::unique_ptr<PeerMessages> messages_;
   bool fill_early_ = true;
-  bool edges_read_ = false;
+  bool edges_read_;
 };
 
 }  // namespace

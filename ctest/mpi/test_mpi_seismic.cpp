@@ -35,10 +35,12 @@ SeismicModel model(OuterBoundary outer) {
 struct Outcome {
   std::vector<double> u;  // global field, x fastest (rank 0)
   std::vector<std::vector<double>> traces;  // summed onto rank 0
+  bool overlap = false;                     // SeismicStep::overlap()
 };
 
 template <class T>
 Outcome run(const SeismicModel& m, const ParallelSpec& par, SeismicWork work, StepPairs pairs = StepPairs::off) {
+  Outcome o;
   SeismicRun r;
   r.parallel = par;
   r.work = work;
@@ -47,6 +49,7 @@ Outcome run(const SeismicModel& m, const ParallelSpec& par, SeismicWork work, St
   const Subdomain sub = seismic_subdomain(m, par);
   SeismicStep<T> engine(m, r, m.velocity->fill(sub.box(), m.h));
   engine.advance(m.steps);
+  o.overlap = engine.overlap();
   const Layout l = engine.layout();
   const std::vector<double> values = interior_values(engine.u());
   // Each rank's box as (global index, value) pairs, gathered onto rank 0.
@@ -57,7 +60,6 @@ Outcome run(const SeismicModel& m, const ParallelSpec& par, SeismicWork work, St
       for (index_t i = 0; i < l.n[0]; ++i)
         mine.push_back(double((i + sub.offset[0]) + m.n[0] * ((j + sub.offset[1]) + m.n[1] * (k + sub.offset[2])))),
             mine.push_back(values[q++]);
-  Outcome o;
   const int ranks = int(par.rank_grid[0] * par.rank_grid[1] * par.rank_grid[2]);
   const std::vector<double> all = ranks > 1 ? gather_onto_root(mine) : mine;
   o.u.assign(std::size_t(m.n[0] * m.n[1] * m.n[2]), 0.0);
@@ -68,14 +70,22 @@ Outcome run(const SeismicModel& m, const ParallelSpec& par, SeismicWork work, St
 
 // The single rank takes single steps; `pairs` is for the distributed run (where each rank leaves
 // the rims within R of its edges to the layer kernel and exchanges the first step's ghosts).
+// `overlap`: the distributed run overlaps its halo with the core boxes, on `grid` (0: as chosen).
 template <class T>
-void expect_distributed_equals_single(OuterBoundary outer, SeismicWork work, StepPairs pairs = StepPairs::off) {
+void expect_distributed_equals_single(OuterBoundary outer, SeismicWork work, StepPairs pairs = StepPairs::off,
+                                      bool overlap = false, Index3 grid = {0, 0, 0}) {
   const SeismicModel m = model(outer);
+  for (int a = 0; a < 3; ++a)
+    if (m.n[a] < grid[a] * m.stencil.radius) return;  // a subdomain thinner than the halo (8 ranks on one axis)
   ParallelSpec par;
-  par.rank_grid = choose_rank_grid(world_size(), m.n, {0, 0, 0}, m.stencil.radius);
+  par.rank_grid = choose_rank_grid(world_size(), m.n, grid, m.stencil.radius);
   par.rank = world_rank();
   par.transport = world_size() > 1 ? Transport::mpi : Transport::local;
+  par.overlap = overlap;
   const Outcome split = run<T>(m, par, work, pairs);
+  // Overlap where the rank grid leaves x whole and ranks exchange (seven-domain single steps).
+  if (overlap && work == SeismicWork::seven_domain && pairs == StepPairs::off)
+    EXPECT_EQ(split.overlap, world_size() > 1 && par.rank_grid[0] == 1) << to_string(par.rank_grid);
   if (world_rank() != 0) return;
   const Outcome single = run<T>(m, ParallelSpec{}, work);
   double peak = 0;
@@ -92,6 +102,15 @@ TEST(MpiSeismic, DistributedEqualsSingleRankBitForBit) {
   expect_distributed_equals_single<double>(OuterBoundary::rigid, SeismicWork::seven_domain);
   expect_distributed_equals_single<float>(OuterBoundary::rigid, SeismicWork::unified);
   expect_distributed_equals_single<float>(OuterBoundary::zero, SeismicWork::three_domain);
+}
+
+// The halo beside the core boxes, the shell boxes after it: split along z, along y, and as chosen.
+TEST(MpiSeismic, OverlappedStepsEqualSingleRankBitForBit) {
+  const int n = world_size();
+  for (const Index3& grid : {Index3{1, 1, n}, Index3{1, n, 1}, Index3{0, 0, 0}}) {
+    expect_distributed_equals_single<float>(OuterBoundary::zero, SeismicWork::seven_domain, StepPairs::off, true, grid);
+    expect_distributed_equals_single<double>(OuterBoundary::rigid, SeismicWork::seven_domain, StepPairs::off, true, grid);
+  }
 }
 
 TEST(MpiSeismic, PairsOfStepsOnEveryRankGridEqualSingleSteps) {

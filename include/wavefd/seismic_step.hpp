@@ -21,6 +21,12 @@
 //   inner variant: next, after over the pair box;  receivers on next;
 //   halo(next);  layer boxes: after <- step(next, u);  after += sources;  receivers on after;
 //   (u, v, next, after) <- (after, next, u, v)
+//
+// Overlap (parallel.overlap, seven-domain steps without pairs, x not split): the halo runs on an
+// instance of its own beside the boxes' points at least R from the faces whose ghosts come by
+// message (the core: inner box and layer slabs alike), and those within R (the shell) follow the
+// ghosts on the halo's instance. Same bits as one after the other: each point is updated once,
+// by the same kernel, from u and v.
 // where the pair box is the inner variant's box less R where it comes within R of the rank's
 // edge (ghosts of next are not known inside a pass), and those rims join the layer boxes. Two more
 // fields (next, after), so 5 fields instead of 3. Same bits as two steps.
@@ -46,7 +52,7 @@ std::string_view to_string(StepPairs p);
 StepPairs parse_step_pairs(std::string_view name, std::string_view key);  // throws Error
 
 struct SeismicRun {
-  ParallelSpec parallel;                    // rank grid, rank, transport (overlap not yet used)
+  ParallelSpec parallel;                    // rank grid, rank, transport, overlap
   SeismicWork work = SeismicWork::seven_domain;
   const Variant* inner = nullptr;           // the inner box's variant (takes_coefficient); for unified
                                             // and three-domain work, used where it takes the PML
@@ -96,6 +102,7 @@ class SeismicStep {
   index_t phi_points() const { return phi_points_; }     // phi's entries: the layer's points and the x slabs' padding
   // Whether the inner variant's PML branch takes unified work's box or three-domain work's core.
   bool branch_by_inner() const { return branch_by_inner_; }
+  bool overlap() const { return overlap_; }  // parallel.overlap, where this work can (the header says where)
   Halo<T>& halo() { return *halo_; }
 
   // This rank's share of the traces: per receiver, samples() values, the weighted sum over the
@@ -172,7 +179,12 @@ class SeismicStep {
   Kokkos::View<double**, Kokkos::LayoutRight> samples_;  // [receiver][sample]
   Kokkos::DefaultExecutionSpace compute_;
   std::vector<Kokkos::DefaultExecutionSpace> slab_exec_;  // GPUs: one instance per slab
-  std::unique_ptr<Halo<T>> halo_;
+  std::unique_ptr<HaloInstance> halo_instance_;  // overlap on a GPU: the halo's own instance
+  Kokkos::DefaultExecutionSpace halo_exec_;      // that instance, or compute_
+  std::unique_ptr<Halo<T>> halo_;                // after the instance it runs on: destroyed first
+  bool overlap_ = false;
+  std::vector<Box> inner_core_, inner_shell_;    // overlap: the inner variant's box cut at R from the late faces
+  std::vector<Box> layer_core_, layer_shell_;    // ... and slabs_ cut the same way
   long steps_ = 0;
   bool timed_ = false;
   SeismicTimes times_;

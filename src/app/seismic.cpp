@@ -152,6 +152,7 @@ struct SeismicOutcome {
   double layer_points = 0, bytes = 0;       // over all ranks
   bool branch_by_inner = false;             // SeismicStep::branch_by_inner()
   bool pairs = false;                       // SeismicStep::pairs()
+  bool overlap = false;                     // SeismicStep::overlap()
 };
 
 template <class T>
@@ -229,6 +230,7 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
     *t /= double(timed);
   r.branch_by_inner = engine.branch_by_inner();
   r.pairs = engine.pairs();
+  r.overlap = engine.overlap();
   r.layer_points = sum_over_ranks(double(engine.layer_points()));
   r.bytes = sum_over_ranks(double(l.alloc) * engine.fields() * sizeof(T) + double(engine.phi_points()) * sizeof(T));
   return r;
@@ -267,6 +269,9 @@ int SeismicCommand::execute() {
     const Decomposition split(d.n, par.rank_grid, ranks, false, d.M);
     sub = split.subdomain(rank);
     par.transport = choose_transport(d.transport, ranks, d.gpu_aware);
+    // auto stays off here until the overlapped seismic step has been timed and its traces
+    // compared on GPUs (SeismicStep's overlap is checked bit for bit on CPUs only so far).
+    par.overlap = resolve_overlap(d.overlap, par.transport, ranks, "parallel.overlap") && d.overlap != "auto";
   });
   agree([&] {  // collective: every rank got this far
     check_memory(seismic_bytes(sub.local, d.M, d.precision == "double" ? 8 : 4),
@@ -400,7 +405,7 @@ int SeismicCommand::execute() {
                    {"tile", to_string(run.tile)}, {"layer_tile", to_string(run.layer_tile)}, {"layer_kernel", layer_name}, {"pairs", pair_kernel}};
       if (run.work == SeismicWork::unified) j["work"]["unified_kernel"] = branch_kernel;
       if (run.work == SeismicWork::three_domain) j["work"]["core_kernel"] = branch_kernel;
-      j["parallel"] = {{"ranks", par.rank_grid}, {"transport", to_string(par.transport)}};
+      j["parallel"] = {{"ranks", par.rank_grid}, {"transport", to_string(par.transport)}, {"overlap", r.overlap}};
       j["provenance"] = provenance_json(Distribution{par.rank_grid, std::string(to_string(par.transport))});
       j["kokkos"] = execution_json();
       j["timing"] = {{"seconds", seconds}, {"steps", r.steps}, {"gpts_per_s", updates / seconds / 1e9},

@@ -63,6 +63,21 @@ Box intersect(const Box& a, const Box& b) {
   return r;
 }
 
+// b's points inside `core` (the first, when any), and the rest of b as slabs, z first: each slab
+// spans what the slabs before it left. core.lo <= core.hi on every axis, so no point is in two.
+void cut(const Box& b, const Box& core, std::vector<Box>& inside, std::vector<Box>& outside) {
+  const Box in = intersect(b, core);
+  if (!in.empty()) inside.push_back(in);
+  Box rest = b;
+  for (int a = 2; a >= 0 && !rest.empty(); --a) {
+    Box below = rest, above = rest;
+    below.hi[a] = std::min(rest.hi[a], core.lo[a]), above.lo[a] = std::max(rest.lo[a], core.hi[a]);
+    for (const Box& part : {below, above})
+      if (!part.empty()) outside.push_back(part);
+    rest.lo[a] = std::max(rest.lo[a], core.lo[a]), rest.hi[a] = std::min(rest.hi[a], core.hi[a]);
+  }
+}
+
 Box shifted(const Box& b, const Index3& by) {
   Box r = b;
   for (int d = 0; d < 3; ++d) r.lo[d] -= by[d], r.hi[d] -= by[d];
@@ -346,14 +361,36 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   if (run.parallel.transport == Transport::peer)
     throw Error("parallel.transport = 'peer' runs the two-step engine (wavefd run, bench), not the seismic model; "
                 "accepted: auto, nccl, mpi, mpi-gpu");
+  // Overlap: seven-domain steps one at a time, exchanging with other ranks.
+  const bool overlap = run.parallel.overlap && run.parallel.transport != Transport::local &&
+                       run.work == SeismicWork::seven_domain && !pairs_;
+  if (overlap && !kHostBuild) halo_instance_ = std::make_unique<HaloInstance>(compute_);
+  halo_exec_ = halo_instance_ ? halo_instance_->exec() : compute_;
   HaloSpec h{.boundary = m.outer == OuterBoundary::zero ? Boundary::zero : Boundary::rigid,
              .transport = run.parallel.transport,
              .decomposition = split,
              .sub = sub_,
              .layout = layout_,
              .offsets = m.stencil.offsets,
-             .exec = compute_};
+             .exec = halo_exec_,
+             .early = compute_};
   halo_ = make_halo<T>(h);
+  // The core keeps R from the faces of the late axes. Not along x: the inner variant's box starts
+  // and ends on sectors there, and a rank grid that splits x takes no overlap.
+  const std::array<bool, 3> late = halo_->late();
+  if (overlap && !late[0] && (late[1] || late[2])) {
+    Box core = whole;
+    for (int a = 1; a < 3; ++a)
+      if (late[std::size_t(a)])  // empty (hi = lo) where the subdomain is under 2R + 1 deep: all shell
+        core.lo[a] = std::min<index_t>(m.stencil.radius, sub_.local[a]),
+        core.hi[a] = std::max(core.lo[a], sub_.local[a] - m.stencil.radius);
+    if (!inner_variant_box_.empty()) cut(inner_variant_box_, core, inner_core_, inner_shell_);
+    for (const Box& b : slabs_) cut(b, core, layer_core_, layer_shell_);
+    overlap_ = true;
+    if (run.layer != nullptr && pml_)
+      for (const auto* boxes : {&layer_core_, &layer_shell_})
+        for (const Box& b : *boxes) overlap_ = overlap_ && run.layer->takes_pml(layout_, b, precision);
+  }
   Kokkos::fence("wavefd::seismic_setup");
 }
 
@@ -490,8 +527,27 @@ void SeismicStep<T>::sample_receivers(const Field<T>& f, long sample) {
 template <class T>
 void SeismicStep<T>::step() {
   PartTimer part_done{timed_};
+  if (halo_instance_) halo_instance_->order(halo_exec_, compute_);  // the halo reads what the last step wrote
+  if (overlap_ && !timed_) {
+    // The core boxes while the messages travel (the layer's on their instances, the inner one on
+    // compute_), then the shell boxes on the halo's instance once the ghosts are in.
+    halo_->start(u_);
+    update_layer_boxes(layer_core_, u_.data.data(), v_.data.data(), v_.data.data(), [&] {
+      for (const Box& b : inner_core_) update_inner(b, compute_);
+    });
+    halo_->finish(u_);
+    for (const Box& b : inner_shell_) update_inner(b, halo_exec_);
+    for (const Box& b : layer_shell_) update_layer(b, halo_exec_, u_.data.data(), v_.data.data(), v_.data.data());
+    if (halo_instance_) halo_instance_->order(compute_, halo_exec_);
+    add_sources(v_, steps_);
+    sample_after(v_, steps_ + 1);
+    std::swap(u_, v_);
+    ++steps_;
+    return;
+  }
   halo_->start(u_);
   halo_->finish(u_);
+  if (halo_instance_) halo_instance_->order(compute_, halo_exec_);
   part_done(times_.halo);
   if (run_.work == SeismicWork::unified) {
     update_with_branch(layout_.interior());

@@ -528,10 +528,16 @@ template <class T>
 void SeismicStep<T>::step() {
   PartTimer part_done{timed_};
   if (halo_instance_) halo_instance_->order(halo_exec_, compute_);  // the halo reads what the last step wrote
-  if (overlap_ && !timed_) {
+  halo_->start(u_);
+  const bool overlapped = overlap_ && !timed_;
+  if (!overlapped) {
+    halo_->finish(u_);
+    if (halo_instance_) halo_instance_->order(compute_, halo_exec_);
+    part_done(times_.halo);
+  }
+  if (overlapped) {
     // The core boxes while the messages travel (the layer's on their instances, the inner one on
     // compute_), then the shell boxes on the halo's instance once the ghosts are in.
-    halo_->start(u_);
     update_layer_boxes(layer_core_, u_.data.data(), v_.data.data(), v_.data.data(), [&] {
       for (const Box& b : inner_core_) update_inner(b, compute_);
     });
@@ -539,17 +545,7 @@ void SeismicStep<T>::step() {
     for (const Box& b : inner_shell_) update_inner(b, halo_exec_);
     for (const Box& b : layer_shell_) update_layer(b, halo_exec_, u_.data.data(), v_.data.data(), v_.data.data());
     if (halo_instance_) halo_instance_->order(compute_, halo_exec_);
-    add_sources(v_, steps_);
-    sample_after(v_, steps_ + 1);
-    std::swap(u_, v_);
-    ++steps_;
-    return;
-  }
-  halo_->start(u_);
-  halo_->finish(u_);
-  if (halo_instance_) halo_instance_->order(compute_, halo_exec_);
-  part_done(times_.halo);
-  if (run_.work == SeismicWork::unified) {
+  } else if (run_.work == SeismicWork::unified) {
     update_with_branch(layout_.interior());
     part_done(times_.layer);
   } else if (run_.work == SeismicWork::three_domain) {

@@ -55,6 +55,8 @@ double sum_over_ranks(double v);
 std::vector<double> sum_onto_root(const std::vector<double>& v);
 // Every rank's values, one rank after another, on rank 0 (collective; sizes may differ).
 std::vector<double> gather_onto_root(const std::vector<double>& v);
+// Every rank's `mine`, by rank, on every rank (collective; {mine} without MPI or on one rank).
+std::vector<std::string> on_every_rank(const std::string& mine);
 
 // Whether the MPI library takes device pointers: "yes", "no" or "unknown" (it cannot tell), from
 // MPIX_Query_cuda_support / MPIX_Query_rocm_support where the library has them; "not needed" on

@@ -264,23 +264,35 @@ std::string mpi_gpu_aware() {
 std::string nccl_version() { return ""; }
 #endif
 
+std::vector<std::string> on_every_rank(const std::string& mine) {
+#ifdef WAVEFD_HAVE_MPI
+  if (!mpi_on() || world_size() == 1) return {mine};
+  int length = int(mine.size()), longest = 0;
+  MPI_Allreduce(&length, &longest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  const std::size_t width = std::size_t(longest) + 1;
+  std::vector<char> me(width, 0), all(width * std::size_t(world_size()), 0);
+  mine.copy(me.data(), mine.size());
+  MPI_Allgather(me.data(), int(width), MPI_CHAR, all.data(), int(width), MPI_CHAR, MPI_COMM_WORLD);
+  std::vector<std::string> out;
+  for (std::size_t at = 0; at < all.size(); at += width) out.emplace_back(&all[at]);
+  return out;
+#else
+  return {mine};
+#endif
+}
+
 void check_one_rank_per_device(const std::string& what) {
 #ifdef WAVEFD_HAVE_MPI
   if (!mpi_on() || world_size() == 1 || kHostBuild) return;
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   int len = 0;
   MPI_Get_processor_name(host, &len);
-  const std::string mine = std::string(host, len) + ":" + std::to_string(Kokkos::device_id());
-  const int size = world_size();
-  std::vector<char> all(std::size_t(size) * MPI_MAX_PROCESSOR_NAME + std::size_t(size) * 16, 0);
-  std::vector<char> me(MPI_MAX_PROCESSOR_NAME + 16, 0);
-  mine.copy(me.data(), me.size() - 1);
-  MPI_Allgather(me.data(), int(me.size()), MPI_CHAR, all.data(), int(me.size()), MPI_CHAR, MPI_COMM_WORLD);
-  for (int a = 0; a < size; ++a)
-    for (int b = a + 1; b < size; ++b)
-      if (std::string(&all[a * me.size()]) == std::string(&all[b * me.size()]))
+  const std::vector<std::string> all = on_every_rank(std::string(host, len) + ":" + std::to_string(Kokkos::device_id()));
+  for (std::size_t a = 0; a < all.size(); ++a)
+    for (std::size_t b = a + 1; b < all.size(); ++b)
+      if (all[a] == all[b])
         throw Error(what + " needs one rank per GPU; ranks " + std::to_string(a) + " and " + std::to_string(b) +
-                    " share device " + std::string(&all[a * me.size()]) + "; accepted: mpi or mpi-gpu for shared GPUs");
+                    " share device " + all[a] + "; accepted: mpi or mpi-gpu for shared GPUs");
 #else
   (void)what;
 #endif

@@ -20,19 +20,13 @@ namespace {
 
 // Every neighbour on this rank's node, else the first that is not, named.
 void check_one_node(const std::vector<GhostMessage>& messages) {
-  const std::string mine = communication_node();
-  const int size = world_size();
-  constexpr int kName = 256;
-  std::vector<char> all(std::size_t(size) * kName, 0), me(kName, 0);
-  mine.copy(me.data(), kName - 1);
-  MPI_Allgather(me.data(), kName, MPI_CHAR, all.data(), kName, MPI_CHAR, MPI_COMM_WORLD);
-  for (const GhostMessage& m : messages) {
-    const std::string theirs(&all[std::size_t(m.peer) * kName]);
-    if (theirs != std::string(me.data()))
+  const std::vector<std::string> nodes = on_every_rank(communication_node());
+  const std::string& mine = nodes[std::size_t(world_rank())];
+  for (const GhostMessage& m : messages)
+    if (nodes[std::size_t(m.peer)] != mine)
       throw Error("transport peer maps memory between the ranks of one node; rank " + std::to_string(world_rank()) +
-                  " (node " + std::string(me.data()) + ") has neighbour " + std::to_string(m.peer) + " on node " +
-                  theirs + "; accepted: nccl, mpi or mpi-gpu");
-  }
+                  " (node " + mine + ") has neighbour " + std::to_string(m.peer) + " on node " +
+                  nodes[std::size_t(m.peer)] + "; accepted: nccl, mpi or mpi-gpu");
 }
 
 template <class T>

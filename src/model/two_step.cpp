@@ -5,6 +5,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "comm/exchange_plan.hpp"
+
 namespace wavefd {
 
 void check_courant(const Stencil& s, double courant) {
@@ -56,8 +58,7 @@ bool ghosts_by_kernel(GhostFillMode mode, const ParallelSpec& par, Boundary b, c
 }
 
 bool kernel_can_pack(const ParallelSpec& par, const Stencil& s, const Variant& v) {
-  bool edges = false;
-  for (const Offset& o : v.reads(s)) edges = edges || (o.x != 0) + (o.y != 0) + (o.z != 0) > 1;
+  const bool edges = comm::reads_edges(v.reads(s));
   const bool x_slabs = par.overlap && par.rank_grid[0] > 1;
   // peer sends every message straight from the field: nothing is packed.
   const bool packs = par.transport != Transport::local && par.transport != Transport::peer;

@@ -90,12 +90,17 @@ TEST(Decomposition, RankGridMustMatchTheRanks) {
   }
 }
 
-TEST(RankGrid, SmallestHaloSurfaceThenFewestAxesThenZFirst) {
+TEST(RankGrid, CheapestHaloThenMostCompactThenZFirst) {
   EXPECT_EQ(choose_rank_grid(1, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 1, 1}));
   EXPECT_EQ(choose_rank_grid(2, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 1, 2}));
-  // On a cube 4 slabs exchange as many points as 2 x 2 columns, with fewer messages.
-  EXPECT_EQ(choose_rank_grid(4, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 1, 4}));
+  // On a cube 4 slabs exchange as many points as 2 x 2 columns, which are more compact.
+  EXPECT_EQ(choose_rank_grid(4, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 2, 2}));
+  EXPECT_EQ(choose_rank_grid(4, {1000, 1000, 1000}, {0, 0, 0}, 4), (Index3{1, 2, 2}));
+  // x faces count twice: 2 x 2 x 2 exchanges fewer points than 1 x 2 x 4 but costs more.
   EXPECT_EQ(choose_rank_grid(8, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 2, 4}));
+  EXPECT_EQ(choose_rank_grid(16, {1024, 1024, 1024}, {0, 0, 0}, 4), (Index3{1, 4, 4}));
+  // Equal cost, and x is split once the slabs would grow long: 4 x 4 x 4 before 1 x 8 x 8.
+  EXPECT_EQ(choose_rank_grid(64, {1024, 1024, 1024}, {0, 0, 0}, 4), (Index3{4, 4, 4}));
   EXPECT_EQ(choose_rank_grid(27, {96, 96, 96}, {0, 0, 0}, 4), (Index3{3, 3, 3}));
   EXPECT_EQ(choose_rank_grid(3, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 1, 3}));
   // A long x axis is cut across x.

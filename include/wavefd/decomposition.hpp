@@ -52,10 +52,12 @@ class Decomposition {
 };
 
 // The rank grid for `ranks` ranks: entries of `requested` > 0 are kept, zeros are chosen so that
-// the product is `ranks`, no rank is thinner than the halo where that can be avoided, and the
-// halo surface is smallest. Ties go to fewer split axes (fewer messages), then to splitting z
-// before y before x (z faces are contiguous planes). Throws Error when the fixed entries cannot
-// multiply up to `ranks`.
+// the product is `ranks`, no rank is thinner than the halo where that can be avoided, and a rank's
+// halo costs least: the area of its faces that need messages, x faces (rows of R values, the slow
+// shell slabs) counted twice. Ties go to the most compact subdomain (longest over shortest extent:
+// on a cube, 2 x 2 columns before 4 slabs, whose outer ranks would carry whole planes of an
+// absorbing layer and which stop shrinking their faces with more ranks), then to splitting z
+// before y before x. Throws Error when the fixed entries cannot multiply up to `ranks`.
 Index3 choose_rank_grid(int ranks, const Index3& global, const Index3& requested, int halo);
 
 // "[a, b, c]", as grid.n and parallel.ranks are written in decks and messages.

@@ -78,6 +78,9 @@ class Halo {
   // stored them through send_faces()), so that start() posts the messages without a pack kernel.
   // For the next start() only.
   virtual void packed_by_update(bool on) { (void)on; }
+  // Whether the messages leave the GPU's cores free (copy engines, no kernels): an overlapped step's
+  // ghosts then arrive early in the core's update, and its shell runs beside the core.
+  virtual bool moves_without_kernels() const { return false; }
   const HaloTimes& times() const { return times_; }
   void reset_times() { times_ = {}; }
 

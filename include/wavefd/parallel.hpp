@@ -72,9 +72,15 @@ bool transport_available(Transport t, const std::string& gpu_aware = "auto", std
 // The transports this build and MPI library offer, as a message lists them ("local, mpi"); with
 // `links_only`, those that move ghosts between ranks (no local).
 std::string available_transports(const std::string& gpu_aware, bool links_only = false);
-// parallel.transport = auto: local on one rank; else nccl when built, then mpi-gpu when the
-// library is GPU-aware, then mpi. Any other value is checked against this build. Throws Error.
-Transport choose_transport(const std::string& requested, int ranks, const std::string& gpu_aware = "auto");
+// parallel.transport = auto: local on one rank; else peer when this build has it, the caller takes
+// it (`takes_peer`) and every rank is on one node with a GPU of its own (collective then); else nccl
+// when built, then mpi-gpu when the library is GPU-aware, then mpi. Any other value is checked
+// against this build. `why`, when given, receives the reason in a few words. Throws Error.
+Transport choose_transport(const std::string& requested, int ranks, const std::string& gpu_aware = "auto",
+                           bool takes_peer = true, std::string* why = nullptr);
+// Why peer cannot carry every message of this run ("" when it can): the ranks span more than one
+// node for communication (communication_node()), or two share a GPU. Collective.
+std::string why_not_peer_for_all();
 
 // parallel.overlap: auto | true | false (also on | off). auto = on when there are other ranks to
 // exchange with: on one GPU every overlap measured so far was slower than none (the shell slabs

@@ -44,6 +44,7 @@ struct ParallelSpec {
   // kernel, storing each point next to such a face also into the send buffer (GhostImages::send),
   // or a separate pack kernel before the messages.
   GhostFillMode pack = GhostFillMode::automatic;
+  std::string transport_choice;  // why `transport` was taken (choose_transport)
 };
 
 // Whether the kernel can store the ghosts that need no message: the variant writes ghost images,

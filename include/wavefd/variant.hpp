@@ -66,6 +66,9 @@ struct TwoStepArgs {
   const DeviceStencil<T>* weights = nullptr;
   Kokkos::DefaultExecutionSpace exec{};
   Tile tile{};                  // checked against the variant by TwoStep (Variant::check_tile)
+  // The box is updated beside a larger update that holds the GPU for most of its time (an
+  // overlapped step's shell whose ghosts arrive early): a GPU kernel takes fewer, longer blocks.
+  bool beside_larger_update = false;
   GhostImages images{};         // when active, each updated point is also stored into its ghost
                                 // images (only variants with writes_ghost_images() get it)
   // Variable coefficient (the seismic model; only variants with takes_coefficient() get it): when

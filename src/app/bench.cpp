@@ -350,8 +350,9 @@ int BenchCommand::execute() {
                               : "sweep hamilton: the first 20 stencils of each family",
                 (long long)grid[0], (long long)grid[1], (long long)grid[2], steps, reps, warmup);
     if (ranks > 1 || par.transport != Transport::local)
-      std::printf("%d rank(s) as %s, subdomain up to %s, transport %s, overlap %s; MPI %s (GPU-aware: %s)\n", ranks,
+      std::printf("%d rank(s) as %s, subdomain up to %s, transport %s (%s), overlap %s; MPI %s (GPU-aware: %s)\n", ranks,
                   to_string(par.rank_grid).c_str(), to_string(local).c_str(), transport_name.c_str(),
+                  par.transport_choice.c_str(),
                   par.overlap ? "on" : "off", mpi_library().c_str(), mpi_gpu_aware().c_str());
   }
   out["copy_probe"] = {{"method", kHostBuild ? "copy loop per thread" : "Kokkos::deep_copy"}, {"bytes", copy.bytes}, {"seconds", to_json(copy.seconds)}, {"gb_per_s", copy_gbs},
@@ -361,7 +362,8 @@ int BenchCommand::execute() {
   out["grid"] = n;
   out["parallel"] = {{"ranks", ranks}, {"rank_grid", par.rank_grid}, {"subdomain_largest", local},
                      {"subdomain_smallest", Index3{grid[0] / par.rank_grid[0], grid[1] / par.rank_grid[1], grid[2] / par.rank_grid[2]}},
-                     {"transport", transport_name}, {"overlap", par.overlap}, {"gpu_aware", mpi_gpu_aware()},
+                     {"transport", transport_name}, {"transport_choice", par.transport_choice}, {"overlap", par.overlap},
+                     {"gpu_aware", mpi_gpu_aware()},
                      {"nccl", nccl_version()}};
   out["steps"] = steps, out["reps"] = reps, out["warmup"] = warmup;
   out["tiles"] = tiles;

@@ -218,7 +218,7 @@ int RunCommand::execute() {
     spec.parallel.rank = rank;
     // Refuses a grid/rank-grid mismatch or subdomains thinner than the halo, naming the axis.
     const Decomposition split(global, spec.parallel.rank_grid, ranks, spec.boundary == Boundary::periodic, s.radius);
-    spec.parallel.transport = choose_transport(c.transport, ranks, c.gpu_aware);
+    spec.parallel.transport = choose_transport(c.transport, ranks, c.gpu_aware, true, &spec.parallel.transport_choice);
     spec.parallel.overlap = resolve_overlap(c.overlap, spec.parallel.transport, ranks, "parallel.overlap");
     spec.parallel.ghost_fill = parse_ghost_fill(c.ghost_fill);
     spec.parallel.pack = parse_ghost_fill(c.pack, "parallel.pack");
@@ -257,8 +257,8 @@ int RunCommand::execute() {
                 std::string(to_string(spec.boundary)).c_str(), c.precision.c_str(), spec.courant,
                 s.max_courant, c.steps, kernel.variant->name().c_str(), kernel.variant_source.c_str(),
                 to_string(kernel.tile).c_str(), kernel.tile_source.c_str(), execution_line().c_str());
-    std::printf("wavefd run: %d rank(s) as %s, transport %s, %s; MPI %s (GPU-aware: %s)%s%s\n", ranks,
-                to_string(spec.parallel.rank_grid).c_str(), dist.transport.c_str(),
+    std::printf("wavefd run: %d rank(s) as %s, transport %s (%s), %s; MPI %s (GPU-aware: %s)%s%s\n", ranks,
+                to_string(spec.parallel.rank_grid).c_str(), dist.transport.c_str(), spec.parallel.transport_choice.c_str(),
                 all_by_kernel ? "ghosts written by the kernel"
                 : by_kernel   ? (spec.parallel.overlap ? "overlap on, own-axis ghosts written by the kernel"
                                                        : "overlap off, own-axis ghosts written by the kernel")
@@ -307,6 +307,7 @@ int RunCommand::execute() {
                                  {"tile", to_string(kernel.tile)}, {"tile_source", kernel.tile_source},
                                  {"steps", c.steps}, {"init", c.init}, {"amplitude", c.amplitude}}},
                      {"parallel", {{"ranks", spec.parallel.rank_grid}, {"transport", dist.transport},
+                                   {"transport_choice", spec.parallel.transport_choice},
                                    {"overlap", spec.parallel.overlap},
                                    {"ghost_fill", by_kernel ? "kernel" : "separate"},
                                    {"pack", r.packs_by_kernel ? "kernel" : "separate"}, {"gpu_aware", mpi_gpu_aware()},

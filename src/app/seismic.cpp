@@ -268,10 +268,10 @@ int SeismicCommand::execute() {
     par.rank = rank;
     const Decomposition split(d.n, par.rank_grid, ranks, false, d.M);
     sub = split.subdomain(rank);
-    par.transport = choose_transport(d.transport, ranks, d.gpu_aware);
-    // auto stays off here until the overlapped seismic step has been timed and its traces
-    // compared on GPUs (SeismicStep's overlap is checked bit for bit on CPUs only so far).
-    par.overlap = resolve_overlap(d.overlap, par.transport, ranks, "parallel.overlap") && d.overlap != "auto";
+    par.transport = choose_transport(d.transport, ranks, d.gpu_aware, false, &par.transport_choice);
+    // auto: on over several ranks (minimod's deck on 4 H100s split along z: 1.905 s against 1.948 s
+    // without, traces byte-equal to one GPU's), where the step can take it (SeismicStep).
+    par.overlap = resolve_overlap(d.overlap, par.transport, ranks, "parallel.overlap");
   });
   agree([&] {  // collective: every rank got this far
     check_memory(seismic_bytes(sub.local, d.M, d.precision == "double" ? 8 : 4),
@@ -343,10 +343,11 @@ int SeismicCommand::execute() {
                 std::string(to_string(m.outer)).c_str(), m.sources.size(), m.receivers.positions.size(),
                 m.receivers.every);
     std::printf("wavefd seismic: %s work, inner box by %s (tile %s%s), layer by %s (tile %s), on %s; %d rank(s) as %s, "
-                "transport %s\n",
+                "transport %s (%s)\n",
                 std::string(to_string(run.work)).c_str(), inner_name.c_str(), to_string(run.tile).c_str(), how,
                 layer_name.c_str(), to_string(run.layer_tile).c_str(), execution_line().c_str(),
-                ranks, to_string(par.rank_grid).c_str(), std::string(to_string(par.transport)).c_str());
+                ranks, to_string(par.rank_grid).c_str(), std::string(to_string(par.transport)).c_str(),
+                par.transport_choice.c_str());
     std::fflush(stdout);
   }
   Progress progress(root ? Progress::parse(d.progress) : Progress::Mode::none, m.steps, points, d.status_interval);
@@ -405,7 +406,8 @@ int SeismicCommand::execute() {
                    {"tile", to_string(run.tile)}, {"layer_tile", to_string(run.layer_tile)}, {"layer_kernel", layer_name}, {"pairs", pair_kernel}};
       if (run.work == SeismicWork::unified) j["work"]["unified_kernel"] = branch_kernel;
       if (run.work == SeismicWork::three_domain) j["work"]["core_kernel"] = branch_kernel;
-      j["parallel"] = {{"ranks", par.rank_grid}, {"transport", to_string(par.transport)}, {"overlap", r.overlap}};
+      j["parallel"] = {{"ranks", par.rank_grid}, {"transport", to_string(par.transport)},
+                       {"transport_choice", par.transport_choice}, {"overlap", r.overlap}};
       j["provenance"] = provenance_json(Distribution{par.rank_grid, std::string(to_string(par.transport))});
       j["kokkos"] = execution_json();
       j["timing"] = {{"seconds", seconds}, {"steps", r.steps}, {"gpts_per_s", updates / seconds / 1e9},

@@ -40,7 +40,7 @@ ParallelSpec SplitOptions::resolve(const Index3& grid, int halo, bool periodic, 
     par.rank_grid = choose_rank_grid(size, grid, {ranks[0], ranks[1], ranks[2]}, halo);
     par.rank = world_rank();
     (void)Decomposition(grid, par.rank_grid, size, periodic, halo);  // no subdomain thinner than the halo
-    par.transport = choose_transport(transport, size, gpu_aware);
+    par.transport = choose_transport(transport, size, gpu_aware, true, &par.transport_choice);
     par.overlap = resolve_overlap(overlap, par.transport, size, "--overlap");
   });
   return par;

@@ -1,5 +1,7 @@
 #include "wavefd/decomposition.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace wavefd {
@@ -10,16 +12,27 @@ namespace {
 index_t part_size(index_t n, index_t p, index_t c) { return n / p + (c < n % p ? 1 : 0); }
 index_t part_start(index_t n, index_t p, index_t c) { return c * (n / p) + (c < n % p ? c : n % p); }
 
-// Points exchanged per step across all internal faces of a split (both sides), the quantity
-// that a good rank grid keeps small.
-double halo_surface(const Index3& n, const Index3& p) {
+// What a rank's halo costs per step on a split, in face points: the area of each face that needs a
+// message, an x face counted kXFaceCost times. x is the contiguous axis: an x face is rows of R
+// values (packed or copied strided), and the shell slab behind it updates rows a few tiles long,
+// at about half the core's rate per point (H100, star M=4 float: docs/scaling.md).
+constexpr double kXFaceCost = 2.0;
+
+double halo_cost(const Index3& n, const Index3& p) {
   double s = 0;
   for (int a = 0; a < 3; ++a) {
     if (p[a] == 1) continue;
     const int b = (a + 1) % 3, c = (a + 2) % 3;
-    s += double(p[a]) * double(n[b]) * double(n[c]);
+    s += (a == 0 ? kXFaceCost : 1.0) * (double(n[b]) / double(p[b])) * (double(n[c]) / double(p[c]));
   }
   return s;
+}
+
+// How far a rank's subdomain is from a cube: its longest extent over its shortest.
+double elongation(const Index3& n, const Index3& p) {
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  for (int a = 0; a < 3; ++a) lo = std::min(lo, double(n[a]) / double(p[a])), hi = std::max(hi, double(n[a]) / double(p[a]));
+  return hi / lo;
 }
 
 }  // namespace
@@ -35,10 +48,9 @@ Index3 choose_rank_grid(int ranks, const Index3& global, const Index3& requested
       throw Error("parallel.ranks = " + to_string(requested) +
                   " has a negative entry; accepted: [px, py, pz] with each >= 1, or 0 to let wavefd choose");
   Index3 best{0, 0, 0};
-  double best_cost = std::numeric_limits<double>::infinity();
+  double best_cost = std::numeric_limits<double>::infinity(), best_shape = best_cost;
   bool best_fits = false;
-  int best_axes = 4;
-  // z outermost and descending, so that among equal costs the split along z is found first.
+  // z outermost and descending, so that among equal grids the split along z is found first.
   for (index_t pz = ranks; pz >= 1; --pz) {
     if (ranks % pz || (requested[2] && requested[2] != pz)) continue;
     for (index_t py = ranks / pz; py >= 1; --py) {
@@ -48,11 +60,11 @@ Index3 choose_rank_grid(int ranks, const Index3& global, const Index3& requested
       const Index3 p{px, py, pz};
       bool fits = true;  // every rank at least one halo wide (checked again, with a message, later)
       for (int a = 0; a < 3; ++a) fits = fits && global[a] / p[a] >= halo;
-      const double cost = halo_surface(global, p);
-      const int axes = (px > 1) + (py > 1) + (pz > 1);
+      const double cost = halo_cost(global, p), shape = elongation(global, p);
+      const bool same_cost = std::abs(cost - best_cost) <= 1e-9 * cost;
       if ((fits && !best_fits) ||
-          (fits == best_fits && (cost < best_cost || (cost == best_cost && axes < best_axes)))) {
-        best = p, best_cost = cost, best_fits = fits, best_axes = axes;
+          (fits == best_fits && ((!same_cost && cost < best_cost) || (same_cost && shape < best_shape)))) {
+        best = p, best_cost = cost, best_shape = shape, best_fits = fits;
       }
     }
   }

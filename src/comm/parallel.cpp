@@ -281,21 +281,42 @@ std::vector<std::string> on_every_rank(const std::string& mine) {
 #endif
 }
 
-void check_one_rank_per_device(const std::string& what) {
+namespace {
+
+// "host:device" of this rank: ranks with the same string share a GPU.
+std::string host_and_device() {
 #ifdef WAVEFD_HAVE_MPI
-  if (!mpi_on() || world_size() == 1 || kHostBuild) return;
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   int len = 0;
   MPI_Get_processor_name(host, &len);
-  const std::vector<std::string> all = on_every_rank(std::string(host, len) + ":" + std::to_string(Kokkos::device_id()));
+  return std::string(host, std::size_t(len)) + ":" + std::to_string(Kokkos::device_id());
+#else
+  return "localhost:" + std::to_string(Kokkos::device_id());
+#endif
+}
+
+// The first two ranks whose entries in `all` are equal, as "ranks a and b share ..."; "" if none.
+std::string first_shared(const std::vector<std::string>& all) {
   for (std::size_t a = 0; a < all.size(); ++a)
     for (std::size_t b = a + 1; b < all.size(); ++b)
-      if (all[a] == all[b])
-        throw Error(what + " needs one rank per GPU; ranks " + std::to_string(a) + " and " + std::to_string(b) +
-                    " share device " + all[a] + "; accepted: mpi or mpi-gpu for shared GPUs");
-#else
-  (void)what;
-#endif
+      if (all[a] == all[b]) return "ranks " + std::to_string(a) + " and " + std::to_string(b) + " share device " + all[a];
+  return "";
+}
+
+}  // namespace
+
+void check_one_rank_per_device(const std::string& what) {
+  if (world_size() == 1 || kHostBuild) return;
+  if (const std::string shared = first_shared(on_every_rank(host_and_device())); !shared.empty())
+    throw Error(what + " needs one rank per GPU; " + shared + "; accepted: mpi or mpi-gpu for shared GPUs");
+}
+
+std::string why_not_peer_for_all() {
+  if (world_size() == 1) return "one rank";
+  const std::vector<std::string> nodes = on_every_rank(communication_node());
+  for (const std::string& n : nodes)
+    if (n != nodes.front()) return "the ranks are on more than one node (" + nodes.front() + ", " + n + ")";
+  return first_shared(on_every_rank(host_and_device()));
 }
 
 bool resolve_overlap(const std::string& value, Transport t, int ranks, const std::string& what) {
@@ -354,23 +375,37 @@ std::string available_transports(const std::string& gpu_aware, bool links_only) 
   return names.empty() ? "none in this build" : names;
 }
 
-Transport choose_transport(const std::string& requested, int ranks, const std::string& gpu_aware) {
+Transport choose_transport(const std::string& requested, int ranks, const std::string& gpu_aware, bool takes_peer,
+                           std::string* why) {
+  const auto because = [why](Transport t, const std::string& reason) {
+    if (why) *why = reason;
+    return t;
+  };
   (void)transport_available(Transport::local, gpu_aware);  // refuses an unknown parallel.gpu_aware
   if (requested != "auto") {
     const Transport t = parse_transport(requested);
-    std::string why;
-    if (!transport_available(t, gpu_aware, &why))
-      throw Error("parallel.transport = '" + requested + "' is not available: " + why +
+    std::string not_here;
+    if (!transport_available(t, gpu_aware, &not_here))
+      throw Error("parallel.transport = '" + requested + "' is not available: " + not_here +
                   "; accepted: auto, " + available_transports(gpu_aware));
     if (t == Transport::local && ranks > 1)
       throw Error("parallel.transport = 'local' runs on one rank; got " + std::to_string(ranks) +
-                  " ranks; accepted: auto, mpi, mpi-gpu, nccl");
-    return t;
+                  " ranks; accepted: auto, mpi, mpi-gpu, nccl, peer");
+    return because(t, "requested");
   }
-  if (ranks == 1) return Transport::local;
-  if (transport_available(Transport::nccl, gpu_aware)) return Transport::nccl;
-  if (!kHostBuild && transport_available(Transport::mpi_gpu, gpu_aware)) return Transport::mpi_gpu;
-  return Transport::mpi;
+  if (ranks == 1) return because(Transport::local, "one rank");
+  // peer first: the copy engines move each face straight into the neighbour's ghosts, with no
+  // pack, no unpack and no kernel beside the update (four H100s, 512^3 per GPU on 1 x 2 x 2:
+  // 0.687 ms a step against 0.716 through nccl).
+  std::string not_peer = takes_peer ? "" : "this engine does not take peer";
+  if (not_peer.empty() && transport_available(Transport::peer, gpu_aware, &not_peer)) not_peer = why_not_peer_for_all();
+  if (not_peer.empty())
+    return because(Transport::peer, "all " + std::to_string(ranks) + " ranks on one node, a GPU each");
+  if (transport_available(Transport::nccl, gpu_aware))
+    return because(Transport::nccl, "not peer: " + not_peer);
+  if (!kHostBuild && transport_available(Transport::mpi_gpu, gpu_aware))
+    return because(Transport::mpi_gpu, "no NCCL; the MPI library is GPU-aware");
+  return because(Transport::mpi, kHostBuild ? "host memory" : "no NCCL, no GPU-aware MPI: staged through the host");
 }
 
 }  // namespace wavefd

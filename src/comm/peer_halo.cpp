@@ -65,6 +65,7 @@ class PeerHalo final : public Halo<T> {
     ++this->times_.exchanges;
   }
   std::array<bool, 3> late() const override { return late_of(plan_.late_axes); }
+  bool moves_without_kernels() const override { return true; }
   void fill_early(bool on) override { fill_early_ = on; }
 
  private:

@@ -27,6 +27,7 @@ struct StarArgs {
   T c[kMaxStarRadius + 1] = {};              // c[0] centre weight, c[m] axis weight at distance m
   int rows = 0;             // tile height in rows (one per thread row; 0: the kernel's default)
   int z_chunk = 0;          // planes per block along z (0: automatic)
+  bool beside_larger_update = false;  // TwoStepArgs::beside_larger_update
   void* stream = nullptr;   // cudaStream_t / hipStream_t
   GhostImages images{};     // when active, every updated point is also stored into its ghost images
   PmlLayer<T> pml{};        // when active (with coef), the seismic PML outside its inner box (TwoStepArgs::pml)

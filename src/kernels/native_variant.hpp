@@ -27,6 +27,7 @@ native::StarArgs<T> native_star_args(const TwoStepArgs<T>& a, const Box& box, vo
   for (int m = 0; m <= n.radius; ++m) n.c[m] = c[m];
   n.rows = a.tile.y;
   n.z_chunk = a.tile.z;
+  n.beside_larger_update = a.beside_larger_update;
   n.stream = stream;
   n.images = a.images;
   n.pml = a.pml;

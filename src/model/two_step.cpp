@@ -231,6 +231,7 @@ void TwoStep<T>::step() {
     // and write disjoint points of u+ (and their ghost images), so the step ends with the later of
     // the two, not with their sum. Work enqueued on compute_ afterwards waits for the shell.
     a.exec = halo_exec_;
+    a.beside_larger_update = halo_->moves_without_kernels();
     for (const Box& b : shell_) variant_->apply(a, b);
     mark(halo_exec_, StepTimeline::shell);
     if (separate_instances_) halo_instance_->order(compute_, halo_exec_);

@@ -297,9 +297,12 @@ void launch(const native::StarArgs<T>& a) {
   // 128 / 946 planes; loop 7.18 against 7.26 s in 32 and 64; 8-row tiles: 7.21 / 7.12 / 7.10 s in
   // 32 / 48 / 64).
   // A box of few tiles (the shell's y slabs: 4 tiles of 16 rows on a 512-point row) streams chunks
-  // down to 4 R planes, so that it still spreads over the SMs (at 16 R: 32 blocks per slab).
+  // down to 4 R planes, so that it still spreads over the SMs (at 16 R: 32 blocks per slab), unless
+  // it runs beside the core: then its many short blocks took the SMs from the core (4 H100s, 512^3
+  // per GPU on 1 x 2 x 2 through peer: 0.687 ms a step in chunks of 16 R, 0.704-0.708 in 4 R; through
+  // nccl, whose ghosts arrive late, 0.716-0.719 in 4 R, 0.740-0.742 in 16 R).
   const int longest = Coef && !Pml ? (MinBlocks > 1 ? 16 : 8) * R : 128;
-  const int shortest = tiles < 16 ? 4 * R : 16 * R;
+  const int shortest = tiles < 16 && !a.beside_larger_update ? 4 * R : 16 * R;
   const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132 * MinBlocks * 16, shortest, longest);
   const dim3 grid((nx + S::TX - 1) / S::TX, (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   kernel<<<grid, S::Threads, S::SmemBytes, static_cast<cudaStream_t>(a.stream)>>>(u_map, prev_map, coef_map, a,

@@ -96,18 +96,21 @@ TEST(RankGrid, CheapestHaloThenMostCompactThenZFirst) {
   // On a cube 4 slabs exchange as many points as 2 x 2 columns, which are more compact.
   EXPECT_EQ(choose_rank_grid(4, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 2, 2}));
   EXPECT_EQ(choose_rank_grid(4, {1000, 1000, 1000}, {0, 0, 0}, 4), (Index3{1, 2, 2}));
-  // x faces count twice: 2 x 2 x 2 exchanges fewer points than 1 x 2 x 4 but costs more.
+  // x faces count four times: 2 x 2 x 2 exchanges fewer points than 1 x 2 x 4 but costs more.
   EXPECT_EQ(choose_rank_grid(8, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 2, 4}));
   EXPECT_EQ(choose_rank_grid(16, {1024, 1024, 1024}, {0, 0, 0}, 4), (Index3{1, 4, 4}));
-  // Equal cost, and x is split once the slabs would grow long: 4 x 4 x 4 before 1 x 8 x 8.
-  EXPECT_EQ(choose_rank_grid(64, {1024, 1024, 1024}, {0, 0, 0}, 4), (Index3{4, 4, 4}));
-  EXPECT_EQ(choose_rank_grid(27, {96, 96, 96}, {0, 0, 0}, 4), (Index3{3, 3, 3}));
+  EXPECT_EQ(choose_rank_grid(64, {1024, 1024, 1024}, {0, 0, 0}, 4), (Index3{1, 8, 8}));
+  EXPECT_EQ(choose_rank_grid(27, {96, 96, 96}, {0, 0, 0}, 4), (Index3{1, 3, 9}));
+  // Past slabs 8 times longer than wide, x is split too.
+  EXPECT_EQ(choose_rank_grid(128, {1024, 1024, 1024}, {0, 0, 0}, 4), (Index3{2, 8, 8}));
+  EXPECT_EQ(choose_rank_grid(512, {4096, 4096, 4096}, {0, 0, 0}, 4), (Index3{4, 8, 16}));
   EXPECT_EQ(choose_rank_grid(3, {64, 64, 64}, {0, 0, 0}, 4), (Index3{1, 1, 3}));
   // A long x axis is cut across x.
   EXPECT_EQ(choose_rank_grid(4, {512, 64, 64}, {0, 0, 0}, 4), (Index3{4, 1, 1}));
   // Fixed entries are kept, the others chosen.
   EXPECT_EQ(choose_rank_grid(4, {64, 64, 64}, {4, 0, 0}, 4), (Index3{4, 1, 1}));
-  EXPECT_EQ(choose_rank_grid(8, {64, 64, 64}, {0, 1, 0}, 4), (Index3{2, 1, 4}));
+  EXPECT_EQ(choose_rank_grid(8, {64, 64, 64}, {0, 1, 0}, 4), (Index3{1, 1, 8}));
+  EXPECT_EQ(choose_rank_grid(8, {64, 64, 64}, {2, 0, 0}, 4), (Index3{2, 2, 2}));
   // Splits that leave a rank thinner than the halo are avoided while others exist.
   EXPECT_EQ(choose_rank_grid(4, {64, 64, 8}, {0, 0, 0}, 4), (Index3{1, 4, 1}));
 }

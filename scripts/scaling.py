@@ -4,11 +4,10 @@ bench per rank count, one JSON per point (provenance, rank grid, subdomain, the 
 its per-rank breakdown). scripts/plot_scaling.py draws them; scripts/scaling_model.py checks
 them against the performance model (docs/scaling.md).
 
-    weak:   the subdomain per rank is fixed (--local); the global grid grows with the rank grid,
-            chosen as balanced as possible (the largest factor along z, whose faces are
-            contiguous planes);
-    strong: the global grid is fixed (--global); wavefd chooses the rank grid (least halo
-            surface), as `run` does.
+    weak:   the subdomain per rank is fixed (--local); wavefd chooses the rank grid for a grid
+            of the subdomain's shape (`bench --local`: as `run` would split such a grid), and
+            the global grid grows with it;
+    strong: the global grid is fixed (--global); wavefd chooses the rank grid, as `run` does.
 
     scripts/scaling.py weak --local 256 256 256 --ranks 1,2,4,8 --out results/weak \\
         -- --family star --M 4
@@ -92,9 +91,8 @@ def parse_args(argv):
                     help="launch command template: {np} ranks, {nodes} nodes (default: 'mpirun -np {np}')")
     ap.add_argument("--ranks-per-node", type=int, default=1, help="for {nodes} in the launcher (default 1)")
     ap.add_argument("--split", default="auto",
-                    help="the rank grid: auto (weak: balanced; strong: wavefd's least halo), balanced (as "
-                         "MPI_Dims_create, the largest factor along z) or z (1 x 1 x N: at most two faces per rank, "
-                         "whole planes)")
+                    help="the rank grid: auto (wavefd's choice, as `run` makes it), balanced (as MPI_Dims_create, "
+                         "the largest factor along z) or z (1 x 1 x N: at most two faces per rank, whole planes)")
     ap.add_argument("--variant", default="auto", help="bench --variant: one variant (default auto)")
     ap.add_argument("--precision", default="float", help="bench --precision: one precision (default float)")
     ap.add_argument("--steps", type=int, default=10, help="bench --steps (default 10)")
@@ -157,20 +155,20 @@ def write_atomic(path, data):
 
 def run_point(args, ranks, index):
     """Runs one bench and returns the point's JSON (or stops the series with one line)."""
-    chosen = None  # strong with auto: wavefd's own choice
+    chosen = None  # auto: wavefd's own choice
     if args.split == "z":
         chosen = [1, 1, ranks]
-    elif args.split == "balanced" or args.mode == "weak":
+    elif args.split == "balanced":
         chosen = balanced_rank_grid(ranks)
-    if args.mode == "weak":
-        grid = [n * p for n, p in zip(args.local, chosen)]
+    if args.mode == "weak":  # bench picks the rank grid (or takes --ranks) and multiplies the subdomain up
+        grid_args = ["--local", *map(str, args.local)]
     else:
-        grid = args.global_n
+        grid_args = ["--n", *map(str, args.global_n)]
     split = ["--ranks", ",".join(map(str, chosen))] if chosen else []
     bench_json = os.path.join(args.out, f".{args.mode}-np{ranks:05d}.bench.json")
     nodes = -(-ranks // args.ranks_per_node)
     launcher = shlex.split(args.launcher.replace("{np}", str(ranks)).replace("{nodes}", str(nodes)))
-    command = launcher + [args.wavefd, "bench", "--n", *map(str, grid), *split, "--variant", args.variant,
+    command = launcher + [args.wavefd, "bench", *grid_args, *split, "--variant", args.variant,
                           "--precision", args.precision, "--steps", str(args.steps), "--reps", str(args.reps),
                           "--warmup", str(args.warmup), "--json", bench_json, *args.bench_args]
     print(f"{PROG}: {args.mode} point {index + 1}/{len(args.rank_counts)}: {shlex.join(command)}", flush=True)

@@ -54,11 +54,17 @@ class Decomposition {
 // The rank grid for `ranks` ranks: entries of `requested` > 0 are kept, zeros are chosen so that
 // the product is `ranks`, no rank is thinner than the halo where that can be avoided, and a rank's
 // halo costs least: the area of its faces that need messages, x faces (rows of R values, the slow
-// shell slabs) counted twice. Ties go to the most compact subdomain (longest over shortest extent:
+// shell slabs) counted four times. Ties go to the most compact subdomain (longest over shortest extent:
 // on a cube, 2 x 2 columns before 4 slabs, whose outer ranks would carry whole planes of an
 // absorbing layer and which stop shrinking their faces with more ranks), then to splitting z
 // before y before x. Throws Error when the fixed entries cannot multiply up to `ranks`.
 Index3 choose_rank_grid(int ranks, const Index3& global, const Index3& requested, int halo);
+
+// The rank grid of a weak-scaling point whose every rank holds `local` points: the grid that
+// choose_rank_grid picks for a global grid of the subdomain's shape (`local` times `ranks` along
+// each axis; the choice depends on the shape only), so that a weak series splits as a strong run
+// of the same shape would. The global grid is then `local` times it, axis by axis.
+Index3 choose_weak_rank_grid(int ranks, const Index3& local, const Index3& requested, int halo);
 
 // "[a, b, c]", as grid.n and parallel.ranks are written in decks and messages.
 std::string to_string(const Index3& v);

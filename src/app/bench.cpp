@@ -34,6 +34,10 @@ BenchCommand::BenchCommand(CLI::App& app) {
   sub->add_option("--sweep", sweep, "hamilton: the first 20 stencils of each family (Hamilton Fig. 7)");
   sub->add_option("--precision", precisions, "float and/or double")->capture_default_str();
   sub->add_option("--n", n, "Grid nx ny nz")->expected(3)->capture_default_str();
+  sub->add_option("--local", local,
+                  "Weak scaling, instead of --n: the subdomain of one rank; the grid is it times the rank grid "
+                  "wavefd picks for a grid of its shape (--ranks fixes entries)")
+      ->expected(3);
   sub->add_option("--steps", steps, "Time steps per timed repetition, >= 1")->capture_default_str();
   sub->add_option("--warmup", warmup, "Untimed repetitions, >= 0")->capture_default_str();
   sub->add_option("--reps", reps, "Timed repetitions, >= 1")->capture_default_str();
@@ -249,6 +253,11 @@ int BenchCommand::execute() {
   agree([&] {
     if (n.size() != 3) throw Error("--n needs 3 values; accepted: nx ny nz");
     grid = {n[0], n[1], n[2]};
+    if (!local.empty()) {
+      if (sub->count("--n") > 0)
+        throw Error("--local and --n are both given; accepted: one of them (--local: the subdomain of one rank)");
+      if (!op.empty()) throw Error("--local times the full step over the ranks; accepted: --n with --op");
+    }
     check_repetitions(steps, reps, warmup, "--steps");
     if (!sweep.empty() && sweep != "hamilton") throw Error("--sweep = '" + sweep + "' is unknown; accepted: hamilton");
     with_flag_names([&] {
@@ -269,7 +278,22 @@ int BenchCommand::execute() {
     stencils = sweep.empty() ? std::vector<Stencil>{build_stencil(stencil)} : hamilton_sweep();
     int halo = 0;  // the rank grid must leave every stencil's halo room on every rank
     for (const Stencil& s : stencils) halo = std::max(halo, s.radius);
-    par = split.resolve(grid, halo, true, transport, overlap);
+    SplitOptions split_of_grid = split;
+    if (!local.empty()) {  // weak: the rank grid first, the global grid from it
+      for (long long v : local)
+        if (v < halo)
+          throw Error("--local = " + to_string(Index3{local[0], local[1], local[2]}) + " is thinner than the halo (" +
+                      std::to_string(halo) + " points); accepted: at least " + std::to_string(halo) + " points per axis");
+      with_flag_names([&] {
+        if (split.ranks.size() != 3)
+          throw Error("--ranks needs 3 values; accepted: px py pz with px * py * pz = the ranks (0 = chosen by wavefd)");
+        const Index3 chosen = choose_weak_rank_grid(ranks, {local[0], local[1], local[2]},
+                                                    {split.ranks[0], split.ranks[1], split.ranks[2]}, halo);
+        for (int a = 0; a < 3; ++a) grid[a] = local[std::size_t(a)] * chosen[a], split_of_grid.ranks[std::size_t(a)] = chosen[a];
+      });
+      n = {grid[0], grid[1], grid[2]};  // what the cases time and the JSON records
+    }
+    par = split_of_grid.resolve(grid, halo, true, transport, overlap);
     par.ghost_fill = parse_ghost_fill(ghost_fill, "--ghost-fill");
     par.pack = parse_ghost_fill(pack, "--pack");
     cases = plan_cases(*this, stencils);

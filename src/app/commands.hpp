@@ -53,6 +53,7 @@ struct BenchCommand : Command {
   std::string tiles = "default";  // default | all | a list of tiles (TileSelection)
   std::vector<std::string> precisions{"float", "double"};
   std::vector<long long> n{128, 128, 128};
+  std::vector<long long> local;  // weak scaling: one rank's subdomain instead of n (choose_weak_rank_grid)
   int steps = 10, warmup = 1, reps = 5;
   std::string op;     // dx | dy | dz: the first-derivative benchmark instead
   int order = 8;

@@ -268,7 +268,7 @@ int SeismicCommand::execute() {
     par.rank = rank;
     const Decomposition split(d.n, par.rank_grid, ranks, false, d.M);
     sub = split.subdomain(rank);
-    par.transport = choose_transport(d.transport, ranks, d.gpu_aware, false, &par.transport_choice);
+    par.transport = choose_transport(d.transport, ranks, d.gpu_aware, d.pairs != "on", &par.transport_choice);
     // auto: on over several ranks (minimod's deck on 4 H100s split along z: 1.905 s against 1.948 s
     // without, traces byte-equal to one GPU's), where the step can take it (SeismicStep).
     par.overlap = resolve_overlap(d.overlap, par.transport, ranks, "parallel.overlap");

@@ -325,8 +325,13 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   // kernel. Whether to take pairs depends on nothing a rank has of its own (every rank steps alike,
   // for the halo exchanges), so a rank whose pair box is empty takes pairs all the same.
   const bool fuses = run.inner != nullptr && run.inner->fuses_pairs(m.stencil, precision);
+  // peer maps u and v only: a pair's second exchange is of `next`.
+  const bool peer = run.parallel.transport == Transport::peer;
+  if (peer && run.pairs == StepPairs::on)
+    throw Error("parallel.transport = 'peer' exchanges u and v only, and scheme.pairs = on exchanges a third field; "
+                "accepted: scheme.pairs = auto or off with peer, or another transport (nccl, mpi, mpi-gpu)");
   pairs_ = run.work == SeismicWork::seven_domain && run.inner != nullptr &&
-           (run.pairs == StepPairs::on || (run.pairs == StepPairs::automatic && fuses));
+           (run.pairs == StepPairs::on || (run.pairs == StepPairs::automatic && fuses && !peer));
   if (pairs_) {
     const index_t radius = m.stencil.radius, reach_x = (radius + pack - 1) / pack * pack;
     Box& p = pair_box_;
@@ -356,11 +361,6 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
       slab_exec_.assign(parts.begin(), parts.end());
     }
   }
-  // peer's copies into a neighbour's ghosts rely on the two-step engine's order of exchanges and
-  // reads (peer_messages.hpp); this engine's pairs of steps exchange in another order.
-  if (run.parallel.transport == Transport::peer)
-    throw Error("parallel.transport = 'peer' runs the two-step engine (wavefd run, bench), not the seismic model; "
-                "accepted: auto, nccl, mpi, mpi-gpu");
   // Overlap: seven-domain steps one at a time, exchanging with other ranks.
   const bool overlap = run.parallel.overlap && run.parallel.transport != Transport::local &&
                        run.work == SeismicWork::seven_domain && !pairs_;
@@ -373,7 +373,8 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
              .layout = layout_,
              .offsets = m.stencil.offsets,
              .exec = halo_exec_,
-             .early = compute_};
+             .early = compute_,
+             .fields = {u_.data.data(), v_.data.data()}};
   halo_ = make_halo<T>(h);
   // The core keeps R from the faces of the late axes. Not along x: the inner variant's box starts
   // and ends on sectors there, and a rank grid that splits x takes no overlap.

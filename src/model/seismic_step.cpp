@@ -538,13 +538,17 @@ void SeismicStep<T>::step() {
   }
   if (overlapped) {
     // The core boxes while the messages travel (the layer's on their instances, the inner one on
-    // compute_), then the shell boxes on the halo's instance once the ghosts are in.
+    // compute_), and the shell boxes on the halo's instance once the ghosts are in, enqueued before
+    // the host waits for the layer's instances: all read u and write disjoint points (the PML's
+    // fields only at their own point), so the shell runs beside the core. Enqueued after that wait,
+    // it trailed the core: minimod's deck on 4 H100s as 1 x 2 x 2 through peer, 1.979-2.009 s
+    // against inner + layer alone 1.821 ms a step.
     update_layer_boxes(layer_core_, u_.data.data(), v_.data.data(), v_.data.data(), [&] {
       for (const Box& b : inner_core_) update_inner(b, compute_);
+      halo_->finish(u_);
+      for (const Box& b : inner_shell_) update_inner(b, halo_exec_);
+      for (const Box& b : layer_shell_) update_layer(b, halo_exec_, u_.data.data(), v_.data.data(), v_.data.data());
     });
-    halo_->finish(u_);
-    for (const Box& b : inner_shell_) update_inner(b, halo_exec_);
-    for (const Box& b : layer_shell_) update_layer(b, halo_exec_, u_.data.data(), v_.data.data(), v_.data.data());
     if (halo_instance_) halo_instance_->order(compute_, halo_exec_);
   } else if (run_.work == SeismicWork::unified) {
     update_with_branch(layout_.interior());

@@ -60,7 +60,7 @@ struct BenchCommand : Command {
   std::string json;   // results file ('' for none)
   std::string sweep;  // hamilton: the first 20 stencils of each family instead of one stencil
   std::string overlap = "auto";    // the full step as `run` does it by default
-  std::string transport = "auto";  // the full step's halo: auto, local, mpi, mpi-gpu, nccl (one rank: self-exchange)
+  std::string transport = "auto";  // the full step's halo: auto, local, mpi, mpi-gpu, nccl, peer (one rank: self-exchange)
   SplitOptions split;              // under mpirun: --n split over the ranks
   std::string ghost_fill = "auto";  // the full step's ghosts on one rank: auto | kernel | separate
   std::string pack = "auto";        // who packs the faces sent by message: auto | kernel | separate

@@ -111,7 +111,7 @@ void add_run_options(CLI::App& run, RunConfig& c) {
       ->expected(3)
       ->capture_default_str();
   run.add_option("--parallel.transport", c.transport,
-                 "Halo transport: auto | local (one rank) | mpi (host-staged) | mpi-gpu (GPU-aware MPI) | nccl")
+                 "Halo transport: auto | local (one rank) | mpi (host-staged) | mpi-gpu (GPU-aware MPI) | nccl | peer (copy engines, one node)")
       ->capture_default_str();
   run.add_option("--parallel.overlap", c.overlap,
                  "Update the core of each subdomain while its ghosts are in flight: auto (on with several ranks) | "

@@ -435,7 +435,7 @@ const Key& schema() {
     }},
     {.name = "parallel", .keys = {
       {.name = "ranks", .read = read_ranks},
-      {.name = "transport", .read = choice(&D::transport, {"auto", "local", "mpi", "mpi-gpu", "nccl"})},
+      {.name = "transport", .read = choice(&D::transport, {"auto", "local", "mpi", "mpi-gpu", "nccl", "peer"})},
       {.name = "overlap", .read = choice(&D::overlap, {"auto", "true", "false"}, true)},
       {.name = "gpu_aware", .read = choice(&D::gpu_aware, {"auto", "yes", "no"})},
     }},

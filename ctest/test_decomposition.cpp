@@ -115,6 +115,17 @@ TEST(RankGrid, CheapestHaloThenMostCompactThenZFirst) {
   EXPECT_EQ(choose_rank_grid(4, {64, 64, 8}, {0, 0, 0}, 4), (Index3{1, 4, 1}));
 }
 
+// A weak point splits as a strong run of a grid shaped like its subdomain would.
+TEST(RankGrid, WeakPointsSplitAsAGridOfTheSubdomainsShape) {
+  EXPECT_EQ(choose_weak_rank_grid(1, {512, 512, 512}, {0, 0, 0}, 4), (Index3{1, 1, 1}));
+  EXPECT_EQ(choose_weak_rank_grid(4, {512, 512, 512}, {0, 0, 0}, 4), (Index3{1, 2, 2}));
+  EXPECT_EQ(choose_weak_rank_grid(8, {512, 512, 512}, {0, 0, 0}, 4), (Index3{1, 2, 4}));
+  EXPECT_EQ(choose_weak_rank_grid(64, {512, 512, 512}, {0, 0, 0}, 4), (Index3{1, 8, 8}));
+  EXPECT_EQ(choose_weak_rank_grid(4, {512, 512, 512}, {0, 0, 4}, 4), (Index3{1, 1, 4}));
+  // A flat subdomain keeps its thin axis whole.
+  EXPECT_EQ(choose_weak_rank_grid(4, {256, 256, 16}, {0, 0, 0}, 4), (Index3{1, 4, 1}));
+}
+
 TEST(RankGrid, ImpossibleRequestsAreErrors) {
   EXPECT_THROW(choose_rank_grid(4, {64, 64, 64}, {3, 0, 0}, 4), Error);
   EXPECT_THROW(choose_rank_grid(4, {64, 64, 64}, {2, 2, 2}, 4), Error);

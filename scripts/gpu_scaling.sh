@@ -28,16 +28,16 @@ late "probe" || { $MPI "$GPUS" "$B" probe --family star --M 4 --n $((512 * GPUS)
 S="python3 scripts/scaling.py"
 sc() { "$@" 2>&1 | grep -vE "^\s*$" | tail -3; }
 late "weak 1" || sc $S weak --local 512 512 512 --ranks 1 --out "$OUT/weak-1" --wavefd "$B" --launcher "$L" --steps 20 --reps 5 -- --family star --M 4
-# Weak series split along z (whole planes: on 4 H200s 90 % against 70 % on the balanced 1x2x2 grid),
-# and one on the balanced grid for comparison.
-for t in nccl mpi; do for ov in true false; do
-  late "weak $ranks $t overlap $ov" || sc $S weak --local 512 512 512 --ranks "$ranks" --split z --out "$OUT/weak-$t-overlap-$ov" \
+# Weak series on wavefd's rank grid (4 GPUs: 1x2x2) through each transport (peer: what `auto`
+# takes on one node), and split along z (whole planes in place) through peer for comparison.
+for t in peer nccl mpi; do for ov in true false; do
+  late "weak $ranks $t overlap $ov" || sc $S weak --local 512 512 512 --ranks "$ranks" --out "$OUT/weak-$t-overlap-$ov" \
     --wavefd "$B" --launcher "$L" --steps 20 --reps 5 -- --family star --M 4 --transport $t --overlap $ov
 done; done
-late "weak $ranks nccl overlap true, balanced grid" || sc $S weak --local 512 512 512 --ranks "$ranks" --out "$OUT/weak-balanced-nccl-overlap-true" \
-  --wavefd "$B" --launcher "$L" --steps 20 --reps 5 -- --family star --M 4 --transport nccl --overlap true
+late "weak $ranks peer overlap true, z split" || sc $S weak --local 512 512 512 --ranks "$ranks" --split z --out "$OUT/weak-z-peer-overlap-true" \
+  --wavefd "$B" --launcher "$L" --steps 20 --reps 5 -- --family star --M 4 --transport peer --overlap true
 late "strong 1024 1" || sc $S strong --global 1024 1024 1024 --ranks 1 --out "$OUT/strong1024-1" --wavefd "$B" --launcher "$L" --steps 10 --reps 5 -- --family star --M 4
-for t in nccl mpi; do for ov in true false; do
+for t in peer nccl mpi; do for ov in true false; do
   late "strong 1024 $ranks $t overlap $ov" || sc $S strong --global 1024 1024 1024 --ranks "$ranks" --out "$OUT/strong1024-$t-overlap-$ov" \
     --wavefd "$B" --launcher "$L" --steps 10 --reps 5 -- --family star --M 4 --transport $t --overlap $ov
 done; done
@@ -55,7 +55,7 @@ count = 95
 TOML
 seismic() { grep -E "rank\(s\)|s for|per step|traces|error"; }
 late "seismic 1" || "$B" seismic "$DECK" --output.progress none --receivers.file "$OUT/traces-1.bin" --output.summary "$OUT/seismic-1.json" 2>&1 | seismic
-for n in ${ranks//,/ }; do for t in nccl mpi; do
+for n in ${ranks//,/ }; do for t in peer nccl mpi; do
   late "seismic $n $t" || $MPI $n "$B" seismic "$DECK" --output.progress none --parallel.transport $t \
     --receivers.file "$OUT/traces-$n-$t.bin" --output.summary "$OUT/seismic-$n-$t.json" 2>&1 | seismic
 done; done
@@ -65,7 +65,7 @@ for f in "$OUT"/traces-[0-9]*-*.bin; do
   else echo "$(basename "$f"): DIFFERS from traces-1.bin (compare the samples)"; fi
 done
 late "strong 1536 1" || sc $S strong --global 1536 1536 1536 --ranks 1 --out "$OUT/strong1536-1" --wavefd "$B" --launcher "$L" --steps 10 --reps 3 -- --family star --M 4
-late "strong 1536 $ranks" || sc $S strong --global 1536 1536 1536 --ranks "$ranks" --out "$OUT/strong1536-nccl-overlap-true" --wavefd "$B" \
-  --launcher "$L" --steps 10 --reps 3 -- --family star --M 4 --transport nccl --overlap true
+late "strong 1536 $ranks" || sc $S strong --global 1536 1536 1536 --ranks "$ranks" --out "$OUT/strong1536-peer-overlap-true" --wavefd "$B" \
+  --launcher "$L" --steps 10 --reps 3 -- --family star --M 4 --transport peer --overlap true
 echo "== done (at $SECONDS s)"
 tar -C "$OUT" -cf "$FINAL/all.tar" . && rm -rf "$OUT"

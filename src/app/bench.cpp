@@ -284,14 +284,11 @@ int BenchCommand::execute() {
         if (v < halo)
           throw Error("--local = " + to_string(Index3{local[0], local[1], local[2]}) + " is thinner than the halo (" +
                       std::to_string(halo) + " points); accepted: at least " + std::to_string(halo) + " points per axis");
-      with_flag_names([&] {
-        if (split.ranks.size() != 3)
-          throw Error("--ranks needs 3 values; accepted: px py pz with px * py * pz = the ranks (0 = chosen by wavefd)");
-        const Index3 chosen = choose_weak_rank_grid(ranks, {local[0], local[1], local[2]},
-                                                    {split.ranks[0], split.ranks[1], split.ranks[2]}, halo);
-        for (int a = 0; a < 3; ++a) grid[a] = local[std::size_t(a)] * chosen[a], split_of_grid.ranks[std::size_t(a)] = chosen[a];
-      });
-      n = {grid[0], grid[1], grid[2]};  // what the cases time and the JSON records
+      Index3 chosen{};
+      with_flag_names([&] { chosen = choose_weak_rank_grid(ranks, {local[0], local[1], local[2]}, split.requested(), halo); });
+      split_of_grid.ranks = {chosen[0], chosen[1], chosen[2]};
+      n = {local[0] * chosen[0], local[1] * chosen[1], local[2] * chosen[2]};  // what the cases time and the JSON records
+      grid = {n[0], n[1], n[2]};
     }
     par = split_of_grid.resolve(grid, halo, true, transport, overlap);
     par.ghost_fill = parse_ghost_fill(ghost_fill, "--ghost-fill");

@@ -29,15 +29,19 @@ void with_flag_names(const std::function<void()>& check) {
   }
 }
 
+Index3 SplitOptions::requested() const {
+  if (ranks.size() != 3)
+    throw Error("--ranks needs 3 values; accepted: px py pz with px * py * pz = the ranks (0 = chosen by wavefd)");
+  return {ranks[0], ranks[1], ranks[2]};
+}
+
 ParallelSpec SplitOptions::resolve(const Index3& grid, int halo, bool periodic, const std::string& transport,
                                    const std::string& overlap) const {
   ParallelSpec par;
   const int size = world_size();
   with_flag_names([&] {
-    if (ranks.size() != 3)
-      throw Error("--ranks needs 3 values; accepted: px py pz with px * py * pz = the ranks (0 = chosen by wavefd)");
     (void)make_layout(grid, halo, true, 4);  // every extent at least the halo
-    par.rank_grid = choose_rank_grid(size, grid, {ranks[0], ranks[1], ranks[2]}, halo);
+    par.rank_grid = choose_rank_grid(size, grid, requested(), halo);
     par.rank = world_rank();
     (void)Decomposition(grid, par.rank_grid, size, periodic, halo);  // no subdomain thinner than the halo
     par.transport = choose_transport(transport, size, gpu_aware, true, &par.transport_choice);

@@ -17,6 +17,8 @@ struct SplitOptions {
   std::string gpu_aware = "auto";         // auto | yes | no, as parallel.gpu_aware
 
   void add_to(CLI::App& sub);
+  // --ranks as a rank grid to complete (0 entries chosen). Throws Error unless it has 3 values.
+  Index3 requested() const;
   // The split of the global grid `grid` (halo width `halo`, periodic or rigid) over the ranks of
   // this run, this rank's place in it, the transport (`transport`: auto | local | mpi | mpi-gpu |
   // nccl) and the overlap (`overlap`: auto | true | false). Throws Error before anything is

@@ -1,61 +1,204 @@
-// `mpi`: host-staged exchange. Faces are packed on the device, copied to pinned host buffers,
-// sent with MPI_Isend/MPI_Irecv, copied back and unpacked. Works with any MPI library. On host
-// builds nothing is staged, and messages may go in place (exchange_plan.hpp).
+// `mpi`: host-staged exchange, for MPI libraries that take no device memory and builds without
+// NCCL. Faces are packed on the device (or stored there by the update), and each message then goes
+// its own way, every copy on the copy engines and overlapped with the others and with the update:
+//  - to a rank of this node: one device-to-host copy straight into the receiver's part of a host
+//    window the node shares (node_window.hpp), then a message of no bytes that says it landed,
+//    then the receiver's host-to-device copy. MPI copies nothing.
+//  - to another node: a device-to-host copy into pinned memory, MPI_Isend once that copy is done,
+//    MPI_Irecv into this rank's window part (pinned too), then its host-to-device copy.
+// The host sends each face as soon as its own copy has landed (copy_marks.hpp) and starts each
+// receiver's copy as soon as its message is in, while the update runs on the GPU. Each window part
+// holds two exchanges' values: a sender writes exchange k + 2 only after the receiver's notice of
+// exchange k + 1, which follows, on the receiver's halo instance, its copies of exchange k.
+// On host builds the copies are host copies and messages in place (z planes) go straight from and
+// into the field.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "comm/copy_marks.hpp"
 #include "comm/exchange_halo.hpp"
 #include "comm/mpi_messages.hpp"
+#include "comm/node_window.hpp"
+#include "wavefd/halo_instance.hpp"
+#include "wavefd/parallel.hpp"
 
 namespace wavefd::comm {
 
 namespace {
 
-// Pinned host memory where the device has its own; the device buffers themselves on host builds.
-using StagingSpace = Kokkos::SharedHostPinnedSpace;
-constexpr bool kStaged =
-    !std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
+constexpr bool kStaged = !std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>;
+
+// How one message travels.
+enum class Route {
+  direct,  // MPI from and into the rank's own memory (host builds: the field or the packed buffers)
+  window,  // a copy into the receiver's window part, then a notice
+  staged,  // another node, from a device: a copy to pinned memory, then MPI into the window part
+};
+
+// Where the receiver of a message wants it: its offset in the receiver's window part, and the
+// size of one exchange there (the part holds two).
+struct Slot {
+  std::int64_t at = 0, exchange = 0;
+};
 
 template <class T>
 class MpiHalo final : public ExchangeHalo<T> {
  public:
   explicit MpiHalo(const HaloSpec& spec)
-      : ExchangeHalo<T>(spec, !kStaged), messages_(this->plan_.messages) {
+      : ExchangeHalo<T>(spec, !kStaged),
+        window_(2 * std::size_t(this->plan_.recv_count) * sizeof(T)),
+        marks_(this->plan_.messages.size()) {
+    const std::vector<GhostMessage>& ms = this->plan_.messages;
+    const std::size_t n = ms.size();
+    routes_.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      routes_[i] = ms[i].in_place                  ? Route::direct
+                   : window_.part(ms[i].peer)      ? Route::window
+                   : kStaged                       ? Route::staged
+                                                   : Route::direct;
+    trade_slots();
     if constexpr (kStaged) {
-      host_send_ = HostBuffer(Kokkos::view_alloc("wavefd::halo_send_host", Kokkos::WithoutInitializing),
-                              this->plan_.send_count);
-      host_recv_ = HostBuffer(Kokkos::view_alloc("wavefd::halo_recv_host", Kokkos::WithoutInitializing),
-                              this->plan_.recv_count);
-      wire_up(this->plan_.messages, host_send_.data(), host_recv_.data(), static_cast<T*>(nullptr), host_wires_);
+      copy_in_instance_ = std::make_unique<HaloInstance>(this->exec_);
+      copy_in_ = copy_in_instance_->exec();
+      host_send_ = PinnedBuffer(Kokkos::view_alloc("wavefd::halo_send_host", Kokkos::WithoutInitializing),
+                                this->plan_.send_count);
+    } else {
+      copy_in_ = this->exec_;
     }
+    if (!window_.not_pinned().empty() && world_rank() == 0)
+      std::fprintf(stderr, "wavefd: warning: transport mpi: the node's host window is not pinned (%s); its copies run "
+                           "at pageable speed\n", window_.not_pinned().c_str());
+    requests_.resize(2 * n);
   }
   std::string name() const override { return "mpi"; }
 
  protected:
   void transfer(const std::vector<Wire<T>>& wires) override {
-    if constexpr (kStaged) {  // always packed: the device buffers' wires become the host buffers'
-      Kokkos::deep_copy(this->exec_, host_send_, this->send_);
-      this->exec_.fence("wavefd::halo_stage");
-      messages_.post(host_wires_);
-    } else {
-      this->exec_.fence("wavefd::halo_pack");
-      messages_.post(wires);
+    const std::vector<GhostMessage>& ms = this->plan_.messages;
+    const std::size_t n = ms.size();
+    parity_ = 1 - parity_;
+    if (!kStaged) this->exec_.fence("wavefd::halo_pack");  // host copies and MPI read the packed buffers now
+    // Receives first, so that eager sends find them posted.
+    for (std::size_t i = 0; i < n; ++i) {
+      const GhostMessage& m = ms[i];
+      if (routes_[i] == Route::window)
+        mpi_check(MPI_Irecv(nullptr, 0, MPI_BYTE, m.peer, m.recv_tag, MPI_COMM_WORLD, &requests_[i]), "MPI_Irecv");
+      else
+        mpi_check(MPI_Irecv(routes_[i] == Route::direct ? wires[i].recv : landing(i), int(wires[i].count),
+                            mpi_type<T>(), m.peer, m.recv_tag, MPI_COMM_WORLD, &requests_[i]),
+                  "MPI_Irecv");
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      sent_[i] = false;
+      if (routes_[i] == Route::direct) {
+        post_send(i, wires[i].send);
+        continue;
+      }
+      T* to = routes_[i] == Route::window ? destination(i) : host_send_.data() + ms[i].send_at;
+      Kokkos::deep_copy(this->exec_, HostValues(to, wires[i].count), ConstDeviceValues(wires[i].send, wires[i].count));
+      marks_.record(i, this->exec_);
     }
   }
+
+  // Sends each message whose copy has landed and starts the copy of each that arrived, in the
+  // order things happen, until every message is out and in.
   void complete() override {
-    messages_.wait();
-    if constexpr (kStaged) Kokkos::deep_copy(this->exec_, this->recv_, host_recv_);
+    const std::vector<GhostMessage>& ms = this->plan_.messages;
+    const std::size_t n = ms.size();
+    std::size_t out = 0, in = 0;
+    for (std::size_t i = 0; i < n; ++i) out += sent_[i];
+    std::vector<int> arrived(n);
+    while (out < n || in < n) {
+      for (std::size_t i = 0; i < n; ++i)
+        if (!sent_[i] && marks_.reached(i)) {
+          if (routes_[i] == Route::window) window_.sync();  // the copy's values before the notice
+          post_send(i, routes_[i] == Route::window ? nullptr : host_send_.data() + ms[i].send_at);
+          ++out;
+        }
+      if (in == n) continue;
+      int count = 0;
+      mpi_check(MPI_Testsome(int(n), requests_.data(), &count, arrived.data(), MPI_STATUSES_IGNORE), "MPI_Testsome");
+      if (count == MPI_UNDEFINED) count = 0;
+      in += std::size_t(count);
+      for (int k = 0; k < count; ++k) {
+        const auto i = std::size_t(arrived[std::size_t(k)]);
+        if (routes_[i] == Route::direct) continue;  // in place already
+        if (routes_[i] == Route::window) window_.sync();
+        const GhostMessage& m = ms[i];
+        Kokkos::deep_copy(copy_in_, DeviceValues(this->recv_.data() + m.recv_at, std::size_t(m.length)),
+                          HostValues(landing(i), std::size_t(m.length)));
+      }
+    }
+    copy_in_.fence("wavefd::halo_copy_in");  // before the unpack on exec_
+    mpi_check(MPI_Waitall(int(n), requests_.data() + n, MPI_STATUSES_IGNORE), "MPI_Waitall");
   }
 
  private:
-  using HostBuffer = Kokkos::View<T*, StagingSpace>;
-  MpiMessages<T> messages_;
-  HostBuffer host_send_, host_recv_;
-  std::vector<Wire<T>> host_wires_;
+  using HostValues = Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  using DeviceValues = Kokkos::View<T*, Kokkos::DefaultExecutionSpace::memory_space, Kokkos::MemoryUnmanaged>;
+  using ConstDeviceValues = Kokkos::View<const T*, Kokkos::DefaultExecutionSpace::memory_space, Kokkos::MemoryUnmanaged>;
+  using PinnedBuffer = Kokkos::View<T*, Kokkos::SharedHostPinnedSpace>;
+
+  // Each receiver tells each sender where its message goes in the receiver's window part.
+  void trade_slots() {
+    const std::vector<GhostMessage>& ms = this->plan_.messages;
+    const std::size_t n = ms.size();
+    std::vector<Slot> offered(n), taken(n);
+    std::vector<MPI_Request> requests(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      offered[i] = {std::int64_t(ms[i].recv_at), std::int64_t(this->plan_.recv_count)};
+      mpi_check(MPI_Irecv(&taken[i], int(sizeof(Slot)), MPI_BYTE, ms[i].peer, ms[i].send_tag, MPI_COMM_WORLD,
+                          &requests[i]),
+                "MPI_Irecv");
+      mpi_check(MPI_Isend(&offered[i], int(sizeof(Slot)), MPI_BYTE, ms[i].peer, ms[i].recv_tag, MPI_COMM_WORLD,
+                          &requests[n + i]),
+                "MPI_Isend");
+    }
+    mpi_check(MPI_Waitall(int(2 * n), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    slots_ = std::move(taken);
+    sent_.assign(n, false);
+  }
+
+  // Message i's values in the receiver's window part (this exchange's half), and where message i
+  // lands in this rank's part.
+  T* destination(std::size_t i) const {
+    return reinterpret_cast<T*>(window_.part(this->plan_.messages[i].peer)) + parity_ * slots_[i].exchange +
+           slots_[i].at;
+  }
+  T* landing(std::size_t i) const {
+    return reinterpret_cast<T*>(window_.mine()) + parity_ * this->plan_.recv_count + this->plan_.messages[i].recv_at;
+  }
+
+  void post_send(std::size_t i, const T* from) {
+    const GhostMessage& m = this->plan_.messages[i];
+    const int count = routes_[i] == Route::window ? 0 : int(m.length);
+    mpi_check(MPI_Isend(from, count, routes_[i] == Route::window ? MPI_BYTE : mpi_type<T>(), m.peer, m.send_tag,
+                        MPI_COMM_WORLD, &requests_[this->plan_.messages.size() + i]),
+              "MPI_Isend");
+    sent_[i] = true;
+  }
+
+  NodeWindow window_;
+  CopyMarks marks_;
+  std::vector<Route> routes_;
+  std::vector<Slot> slots_;  // [message]: where it goes in its receiver's window part
+  std::vector<bool> sent_;   // [message]: posted in this exchange
+  std::vector<MPI_Request> requests_;  // [message] receives, then [message] sends
+  // Host-to-device copies, on a stream of their own beside exec_'s device-to-host ones (exec_ itself
+  // on host builds).
+  std::unique_ptr<HaloInstance> copy_in_instance_;
+  Kokkos::DefaultExecutionSpace copy_in_;
+  PinnedBuffer host_send_;
+  int parity_ = 1;  // which half of the window parts this exchange uses
 };
 
 }  // namespace
 
 template <class T>
 std::unique_ptr<Halo<T>> make_mpi_halo(const HaloSpec& spec) {
-  return make_connected<MpiHalo, T>(spec);
+  // Not make_connected(): the slot trade at construction has already connected every pair.
+  return std::make_unique<MpiHalo<T>>(spec);
 }
 
 template std::unique_ptr<Halo<float>> make_mpi_halo<float>(const HaloSpec&);

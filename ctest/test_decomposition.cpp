@@ -133,12 +133,12 @@ TEST(RankGrid, ImpossibleRequestsAreErrors) {
 }
 
 // The halo plan of `rank` in `ranks` for stencil s on a periodic 40 x 36 x 30 grid.
-comm::ExchangePlan plan_of(const Stencil& s, const Index3& ranks, int rank, bool in_place) {
+comm::ExchangePlan plan_of(const Stencil& s, const Index3& ranks, int rank, bool in_place, bool x_first = false) {
   const Decomposition d({40, 36, 30}, ranks, int(ranks[0] * ranks[1] * ranks[2]), true, s.radius);
   HaloSpec h{.boundary = Boundary::periodic, .transport = Transport::mpi, .decomposition = d,
              .sub = d.subdomain(rank), .offsets = s.offsets};
   h.layout = make_layout(h.sub.local, s.radius, true, sizeof(float));
-  return comm::make_exchange_plan(h, in_place);
+  return comm::make_exchange_plan(h, in_place, x_first);
 }
 
 // A z split of a stencil that reads no edges sends whole planes from and into the field: R planes
@@ -204,6 +204,22 @@ TEST(ExchangePlan, EdgesOtherFacesAndStagedTransportsArePacked) {
     EXPECT_EQ(p.send_count, total);
     EXPECT_EQ(comm::packed_boxes(p, true).total, total);
   }
+}
+
+// x first (peer): the x faces of a star stencil are early and x is not late, so the shell has no x
+// slabs; without x first, or for a stencil that reads edges, x is late as before.
+TEST(ExchangePlan, XFacesFirstLeaveOnlyYAndZLate) {
+  const Stencil star = make_star(4), box = make_box({2, 2, 2});
+  const comm::ExchangePlan first = plan_of(star, {2, 1, 2}, 3, false, true);
+  ASSERT_EQ(first.messages.size(), 4u);
+  for (const comm::GhostMessage& m : first.messages) EXPECT_EQ(m.early, m.send.extent(0) == 4);
+  EXPECT_EQ(first.late_axes, 1);
+  EXPECT_EQ(comm::late_of(first.late_axes), (std::array<bool, 3>{false, false, true}));
+  EXPECT_EQ(plan_of(star, {2, 1, 1}, 1, false, true).late_axes, 0);  // only x faces: nothing late
+  EXPECT_EQ(plan_of(star, {2, 1, 2}, 3, false, false).late_axes, 3);
+  const comm::ExchangePlan edges = plan_of(box, {2, 1, 2}, 3, false, true);
+  EXPECT_EQ(edges.late_axes, 3);
+  for (const comm::GhostMessage& m : edges.messages) EXPECT_FALSE(m.early);
 }
 
 }  // namespace

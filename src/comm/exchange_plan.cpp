@@ -20,7 +20,7 @@ bool reads_edges(const std::vector<Offset>& offsets) {
                      [](const Offset& o) { return (o.x != 0) + (o.y != 0) + (o.z != 0) > 1; });
 }
 
-ExchangePlan make_exchange_plan(const HaloSpec& spec, bool in_place) {
+ExchangePlan make_exchange_plan(const HaloSpec& spec, bool in_place, bool x_first) {
   ExchangePlan plan;
   const Index3& n = spec.layout.n;
   const index_t h = spec.layout.halo;
@@ -63,9 +63,10 @@ ExchangePlan make_exchange_plan(const HaloSpec& spec, bool in_place) {
           m.recv.lo[a] = d[a] < 0 ? -h : d[a] > 0 ? n[a] : 0;
           m.recv.hi[a] = d[a] < 0 ? 0 : d[a] > 0 ? n[a] + h : n[a];
         }
+        m.early = x_first && d == Index3{dx, 0, 0} && !reads_edges(spec.offsets);
         plan.messages.push_back(m);
         for (int a = 0; a < 3; ++a)
-          if (d[a] != 0) plan.late_axes = std::max(plan.late_axes, 3 - a);
+          if (d[a] != 0 && !m.early) plan.late_axes = std::max(plan.late_axes, 3 - a);
       }
   std::sort(plan.messages.begin(), plan.messages.end(), [](const GhostMessage& x, const GhostMessage& y) {
     return x.peer != y.peer ? x.peer < y.peer : x.send_tag < y.send_tag;

@@ -47,7 +47,12 @@ bool reads_edges(const std::vector<Offset>& offsets);
 
 // `in_place`: whether the transport can take the field's own memory (not the host-staged `mpi` of
 // GPU builds); the messages then go in place where they can.
-ExchangePlan make_exchange_plan(const HaloSpec& spec, bool in_place);
+// `x_first`: the transport sends the x faces ahead of the others and the update waits for them
+// (`peer`: a face is one copy kernel at the whole GPU's rate, against a shell whose x slabs, one
+// 32-value tile wide, the streaming kernels update at a sixth of the core's rate). Those messages
+// are `early`, x is then not a late axis, and the shell has no x slabs. Only for stencils that read
+// no edges: an edge message would need the x ghosts of its neighbour first.
+ExchangePlan make_exchange_plan(const HaloSpec& spec, bool in_place, bool x_first = false);
 
 // Box segments of a packed buffer (the messages not in place), readable in device code. 32-bit, as integer division in 64
 // bits is several times dearer on GPUs (a buffer of 2^31 elements is refused when planned).

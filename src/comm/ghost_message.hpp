@@ -26,6 +26,9 @@ struct GhostMessage {
   // columns and rows (exchange_plan.hpp says when).
   bool in_place = false;
   index_t send_at = 0, recv_at = 0, length = 0;
+  // Sent before the update starts and waited for by it (exchange_plan.hpp's `x_first`), so that its
+  // axis is not late and the shell has no slabs across it.
+  bool early = false;
 };
 
 // Where one message's values leave from and arrive in this exchange (a transport's view of a

@@ -33,7 +33,7 @@ template <class T>
 class PeerHalo final : public Halo<T> {
  public:
   explicit PeerHalo(const HaloSpec& spec)
-      : exec_(spec.exec), early_(spec.early.value_or(spec.exec)), plan_(make_exchange_plan(spec, false)),
+      : exec_(spec.exec), early_(spec.early.value_or(spec.exec)), plan_(make_exchange_plan(spec, false, true)),
         edges_read_(reads_edges(spec.offsets)) {
     agree([&] { check_one_node(plan_.messages); });
     for (const void* f : spec.fields) fields_.push_back(const_cast<void*>(f));
@@ -53,6 +53,7 @@ class PeerHalo final : public Halo<T> {
     Kokkos::Timer t;
     if (fill_early_) fill_ghosts(early_, f, plan_.walls, {ShellPart::early, plan_.late_axes}, edges_read_);
     messages_->post(field_index(f), exec_.cuda_stream());
+    messages_->wait_early(early_.cuda_stream());  // the x faces, before the update reads them
     this->times_.pack += t.seconds();
   }
   void finish(Field<T>& f) override {

@@ -14,11 +14,15 @@ namespace {
 
 // Rows shorter than this many bytes are copied by a kernel instead of the copy engines.
 constexpr std::size_t kShortRowBytes = 128;
-constexpr int kShortRowBlocks = 128, kShortRowThreads = 256;  // few blocks: it runs beside the update
+constexpr int kShortRowThreads = 256;
+// Beside the update the kernel takes few blocks; ahead of it (early messages, which the update
+// waits for) as many as the GPU holds at once.
+constexpr int kBesideBlocks = 128, kAheadBlocksPerSM = 8;
 
-// A box of short rows (x faces: R values a row) copied by the SMs, 4 bytes a thread, straight into
-// the receiver's field. The copy engines move such a box row by row: on four H100s the x faces of
-// 512^3 per GPU (16-byte rows) took 725 us alone and ended about 1 ms into the step (2 x 1 x 2).
+// A box of short rows (x faces: R values a row) copied by the SMs, one Word a thread, straight
+// into the receiver's field. The copy engines move such a box row by row: on four H100s the x faces
+// of 512^3 per GPU (16-byte rows) took 725 us alone and ended about 1 ms into the step (2 x 1 x 2).
+template <class Word>
 __global__ void copy_short_rows(const char* from, std::int64_t from_row, std::int64_t from_plane, char* to,
                                 std::int64_t to_row, std::int64_t to_plane, std::int64_t words_per_row,
                                 std::int64_t rows, std::int64_t words) {
@@ -26,10 +30,26 @@ __global__ void copy_short_rows(const char* from, std::int64_t from_row, std::in
   for (std::int64_t w = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; w < words; w += stride) {
     const std::int64_t line = w / words_per_row, word = w % words_per_row;
     const std::int64_t y = line % rows, z = line / rows;
-    const auto* source = reinterpret_cast<const std::uint32_t*>(from + y * from_row + z * from_plane);
-    auto* target = reinterpret_cast<std::uint32_t*>(to + y * to_row + z * to_plane);
+    const auto* source = reinterpret_cast<const Word*>(from + y * from_row + z * from_plane);
+    auto* target = reinterpret_cast<Word*>(to + y * to_row + z * to_plane);
     target[word] = source[word];
   }
+}
+
+// Launches copy_short_rows with the widest word that every row's start and length allow.
+void launch_short_rows(const char* from, std::int64_t from_row, std::int64_t from_plane, char* to, std::int64_t to_row,
+                       std::int64_t to_plane, std::int64_t row_bytes, std::int64_t rows, std::int64_t planes,
+                       int blocks, cudaStream_t stream) {
+  const auto aligned = [&](std::int64_t w) {
+    return (row_bytes | from_row | from_plane | to_row | to_plane | std::int64_t(reinterpret_cast<std::uintptr_t>(from)) |
+            std::int64_t(reinterpret_cast<std::uintptr_t>(to))) % w == 0;
+  };
+  if (aligned(16))
+    copy_short_rows<uint4><<<blocks, kShortRowThreads, 0, stream>>>(from, from_row, from_plane, to, to_row, to_plane,
+                                                                    row_bytes / 16, rows, row_bytes / 16 * rows * planes);
+  else
+    copy_short_rows<std::uint32_t><<<blocks, kShortRowThreads, 0, stream>>>(
+        from, from_row, from_plane, to, to_row, to_plane, row_bytes / 4, rows, row_bytes / 4 * rows * planes);
 }
 
 }  // namespace
@@ -215,36 +235,61 @@ void PeerMessages::post(int k, cudaStream_t stream) {
   for (std::size_t i = 0; i < n; ++i)
     cuda_check(cudaMemcpyAsync(targets_[i].ready, count_, sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream),
                "cudaMemcpyAsync (ready)");
-  for (std::size_t i = 0; i < n; ++i) {
-    if (wait_value(stream, CUdeviceptr(flags_ + n + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
-      cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
-    const GhostMessage& m = (*messages_)[i];
-    const Target& t = targets_[i];
-    const std::size_t row = std::size_t(m.send.extent(0)) * elem_;
-    const char* from = static_cast<const char*>(fields_[std::size_t(k)]) +
-                       std::ptrdiff_t(layout_.at(m.send.lo[0], m.send.lo[1], m.send.lo[2]) * index_t(elem_));
-    const std::size_t from_row = std::size_t(layout_.sy) * elem_, to_row = std::size_t(t.layout.sy) * elem_;
-    if (row < kShortRowBytes) {
-      const std::int64_t rows = m.send.extent(1), words_per_row = std::int64_t(row / 4);
-      const std::int64_t words = words_per_row * rows * m.send.extent(2);
-      copy_short_rows<<<kShortRowBlocks, kShortRowThreads, 0, stream>>>(
-          from, std::int64_t(from_row), std::int64_t(layout_.sz) * std::int64_t(elem_), t.field[std::size_t(k)],
-          std::int64_t(to_row), std::int64_t(t.layout.sz) * std::int64_t(elem_), words_per_row, rows, words);
-      cuda_check(cudaGetLastError(), "copy_short_rows");
-      continue;
+  // The early messages first, each with its "landed" flag right behind it: the update waits for them.
+  for (const bool early : {true, false}) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if ((*messages_)[i].early != early) continue;
+      if (wait_value(stream, CUdeviceptr(flags_ + n + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
+        cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
+      copy(i, k, early, stream);
+      if (early) land(i, stream);
     }
-    cudaMemcpy3DParms p{};
-    // Rows of the box are sy apart, planes sz: a pitched 3-D view whose planes are sz / sy rows.
-    p.srcPtr = make_cudaPitchedPtr(const_cast<char*>(from), from_row, row, std::size_t(layout_.sz / layout_.sy));
-    p.dstPtr = make_cudaPitchedPtr(t.field[std::size_t(k)], to_row, row, std::size_t(t.layout.sz / t.layout.sy));
-    p.extent = make_cudaExtent(row, std::size_t(m.send.extent(1)), std::size_t(m.send.extent(2)));
-    p.kind = cudaMemcpyDeviceToDevice;
-    cuda_check(cudaMemcpy3DAsync(&p, stream), "cudaMemcpy3DAsync");
   }
   // The values have landed: each flag is copied behind the copies on the same stream.
   for (std::size_t i = 0; i < n; ++i)
-    cuda_check(cudaMemcpyAsync(targets_[i].flag, count_, sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream),
-               "cudaMemcpyAsync (flag)");
+    if (!(*messages_)[i].early) land(i, stream);
+}
+
+void PeerMessages::copy(std::size_t i, int k, bool ahead, cudaStream_t stream) {
+  const GhostMessage& m = (*messages_)[i];
+  const Target& t = targets_[i];
+  const std::size_t row = std::size_t(m.send.extent(0)) * elem_;
+  const char* from = static_cast<const char*>(fields_[std::size_t(k)]) +
+                     std::ptrdiff_t(layout_.at(m.send.lo[0], m.send.lo[1], m.send.lo[2]) * index_t(elem_));
+  const std::size_t from_row = std::size_t(layout_.sy) * elem_, to_row = std::size_t(t.layout.sy) * elem_;
+  if (row < kShortRowBytes) {
+    int blocks = kBesideBlocks;
+    if (ahead) {
+      int device = 0, sms = 0;
+      cudaGetDevice(&device);
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+      blocks = std::max(kBesideBlocks, sms * kAheadBlocksPerSM);
+    }
+    launch_short_rows(from, std::int64_t(from_row), std::int64_t(layout_.sz) * std::int64_t(elem_), t.field[std::size_t(k)],
+                      std::int64_t(to_row), std::int64_t(t.layout.sz) * std::int64_t(elem_), std::int64_t(row),
+                      m.send.extent(1), m.send.extent(2), blocks, stream);
+    cuda_check(cudaGetLastError(), "copy_short_rows");
+    return;
+  }
+  cudaMemcpy3DParms p{};
+  // Rows of the box are sy apart, planes sz: a pitched 3-D view whose planes are sz / sy rows.
+  p.srcPtr = make_cudaPitchedPtr(const_cast<char*>(from), from_row, row, std::size_t(layout_.sz / layout_.sy));
+  p.dstPtr = make_cudaPitchedPtr(t.field[std::size_t(k)], to_row, row, std::size_t(t.layout.sz / t.layout.sy));
+  p.extent = make_cudaExtent(row, std::size_t(m.send.extent(1)), std::size_t(m.send.extent(2)));
+  p.kind = cudaMemcpyDeviceToDevice;
+  cuda_check(cudaMemcpy3DAsync(&p, stream), "cudaMemcpy3DAsync");
+}
+
+void PeerMessages::land(std::size_t i, cudaStream_t stream) {
+  cuda_check(cudaMemcpyAsync(targets_[i].flag, count_, sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream),
+             "cudaMemcpyAsync (flag)");
+}
+
+void PeerMessages::wait_early(cudaStream_t stream) {
+  static const auto wait_value = driver<StreamValue>("cuStreamWaitValue32");
+  for (std::size_t i = 0; i < messages_->size(); ++i)
+    if ((*messages_)[i].early && wait_value(stream, CUdeviceptr(flags_ + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
+      cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
 }
 
 void PeerMessages::wait(cudaStream_t stream) {

@@ -55,13 +55,18 @@ class PeerMessages {
   std::string map();      // the peers' memory opened in this process
 
   // Exchange of field `k` (an index into `fields`) on `stream`: "ready" to every peer, then each
-  // message's copy once its receiver is ready, then its "landed" flag.
+  // message's copy once its receiver is ready, then its "landed" flag; the early messages
+  // (GhostMessage::early) first, copied by as many blocks as the GPU holds.
   void post(int k, cudaStream_t stream);
   // Work enqueued on `stream` from now on starts once every message of the last post() has landed.
   void wait(cudaStream_t stream);
+  // ... once its early messages have landed.
+  void wait_early(cudaStream_t stream);
 
  private:
   struct Offer;  // what a receiver tells the sender of a message (peer_messages.cpp)
+  void copy(std::size_t i, int k, bool ahead, cudaStream_t stream);  // message i's values of field k
+  void land(std::size_t i, cudaStream_t stream);                     // its "landed" flag
   struct Target {
     std::vector<char*> field;  // the ghost box's first point in each of the receiver's fields
     PeerLayout layout;         // the receiver's

@@ -24,7 +24,8 @@ Boundary parse_boundary(std::string_view name);  // throws Error naming the acce
 
 // How ghosts travel between subdomains (parallel.transport).
 //  local:   one rank; ghosts are filled from the field itself (periodic wrap, rigid reflection).
-//  mpi:     faces packed on the device, staged through pinned host buffers, MPI_Isend/Irecv.
+//  mpi:     faces packed on the device, staged through pinned host memory: a host window the node
+//           shares (no copy by MPI) between ranks of one node, MPI_Isend/Irecv between nodes.
 //  mpi-gpu: device buffers handed to a GPU-aware MPI.
 //  nccl:    grouped ncclSend/ncclRecv on the halo stream (CUDA builds with NCCL).
 //  peer:    the ranks of one node copy their faces into each other's ghosts with the copy engines,

@@ -70,6 +70,8 @@ struct PeerMessages::Offer {
   PeerLayout layout;
   std::array<index_t, 3> extent{};  // the ghost box's, which must be the sender's interior box's
   int rank = -1;                    // the receiver's world rank (a rank's own messages skip IPC)
+  cudaIpcMemHandle_t staging{};     // where a staged message lands (PeerMessages::staged_at_)
+  std::int64_t staging_at = -1;     // bytes from the staging allocation's base, -1: not staged
 };
 
 namespace {
@@ -115,6 +117,8 @@ PeerMessages::~PeerMessages() {
   for (void* p : opened_) cudaIpcCloseMemHandle(p);
   cudaFree(flags_);
   cudaFree(count_);
+  cudaFree(staging_);
+  if (unpacked_ != nullptr) cudaEventDestroy(unpacked_);
 }
 
 std::string PeerMessages::prepare() {
@@ -134,6 +138,23 @@ std::string PeerMessages::prepare() {
   if (cudaIpcGetMemHandle(&flags, flags_) != cudaSuccess)
     return "transport peer: no IPC handle for device memory from cudaMalloc (" +
            std::string(cudaGetErrorString(cudaGetLastError())) + ")";
+  // Staging for the early messages of short rows: this rank's packed faces, then where its
+  // neighbours' land (the same sizes: a ghost box is its sender's interior box).
+  staged_at_.assign(n, -1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const GhostMessage& m = (*messages_)[i];
+    if (!m.early || std::size_t(m.send.extent(0)) * elem_ >= kShortRowBytes) continue;
+    staged_at_[i] = staging_bytes_;
+    staging_bytes_ += (std::int64_t(m.send.size()) * std::int64_t(elem_) + 255) / 256 * 256;
+  }
+  cudaIpcMemHandle_t staging{};
+  if (staging_bytes_ > 0) {
+    cuda_check(cudaMalloc(&staging_, std::size_t(2 * staging_bytes_)), "cudaMalloc (staging)");
+    if (cudaIpcGetMemHandle(&staging, staging_) != cudaSuccess)
+      return "transport peer: no IPC handle for device memory from cudaMalloc (" +
+             std::string(cudaGetErrorString(cudaGetLastError())) + ")";
+  }
+  cuda_check(cudaEventCreateWithFlags(&unpacked_, cudaEventDisableTiming), "cudaEventCreate");
   // Each field: its allocation's handle and base (a Kokkos view starts inside its allocation).
   std::vector<cudaIpcMemHandle_t> handles(fields_.size());
   std::vector<std::int64_t> from_base(fields_.size());
@@ -161,6 +182,8 @@ std::string PeerMessages::prepare() {
     o.layout = layout_;
     for (int a = 0; a < 3; ++a) o.extent[std::size_t(a)] = m.recv.extent(a);
     o.rank = me;
+    o.staging = staging;
+    o.staging_at = staged_at_[i] < 0 ? -1 : staging_bytes_ + staged_at_[i];  // the landing half
   }
   return "";
 }
@@ -202,8 +225,11 @@ std::string PeerMessages::map() {
     Target& t = targets_[i];
     t.layout = o.layout;
     t.field.assign(fields_.size(), nullptr);
+    if ((o.staging_at < 0) != (staged_at_[i] < 0))
+      return "transport peer: rank " + std::to_string(m.peer) + " stages a message this rank does not";
     if (o.rank == me) {  // a periodic axis sent to itself: its own memory
       for (std::size_t k = 0; k < fields_.size(); ++k) t.field[k] = static_cast<char*>(fields_[k]) + o.box_at;
+      if (o.staging_at >= 0) t.staging = static_cast<char*>(staging_) + o.staging_at;
       t.flag = flags_ + o.flag_offset / std::int64_t(sizeof(std::uint32_t));
       t.ready = flags_ + o.ready_offset / std::int64_t(sizeof(std::uint32_t));
       continue;
@@ -212,6 +238,11 @@ std::string PeerMessages::map() {
       char* base = nullptr;
       if (std::string e = open(o.rank, o.field[k], base); !e.empty()) return e;
       t.field[k] = base + o.field_at[k] + o.box_at;
+    }
+    if (o.staging_at >= 0) {
+      char* base = nullptr;
+      if (std::string e = open(o.rank, o.staging, base); !e.empty()) return e;
+      t.staging = base + o.staging_at;
     }
     char* flags = nullptr;
     if (std::string e = open(o.rank, o.flags, flags); !e.empty()) return e;
@@ -223,6 +254,8 @@ std::string PeerMessages::map() {
 
 void PeerMessages::post(int k, cudaStream_t stream) {
   ++exchanges_;
+  field_ = k;
+  posted_on_ = stream;
   static const auto write = driver<StreamValue>("cuStreamWriteValue32");
   static const auto wait_value = driver<StreamValue>("cuStreamWaitValue32");
   const std::size_t n = messages_->size();
@@ -257,17 +290,21 @@ void PeerMessages::copy(std::size_t i, int k, bool ahead, cudaStream_t stream) {
   const char* from = static_cast<const char*>(fields_[std::size_t(k)]) +
                      std::ptrdiff_t(layout_.at(m.send.lo[0], m.send.lo[1], m.send.lo[2]) * index_t(elem_));
   const std::size_t from_row = std::size_t(layout_.sy) * elem_, to_row = std::size_t(t.layout.sy) * elem_;
+  const std::int64_t from_plane = std::int64_t(layout_.sz) * std::int64_t(elem_);
+  if (staged_at_[i] >= 0) {  // packed here, one copy by the copy engines, unpacked by the receiver
+    char* packed = static_cast<char*>(staging_) + staged_at_[i];
+    launch_short_rows(from, std::int64_t(from_row), from_plane, packed, std::int64_t(row),
+                      std::int64_t(row) * m.send.extent(1), std::int64_t(row), m.send.extent(1), m.send.extent(2),
+                      ahead_blocks(), stream);
+    cuda_check(cudaGetLastError(), "copy_short_rows (pack)");
+    cuda_check(cudaMemcpyAsync(t.staging, packed, std::size_t(m.send.size()) * elem_, cudaMemcpyDeviceToDevice, stream),
+               "cudaMemcpyAsync (staged)");
+    return;
+  }
   if (row < kShortRowBytes) {
-    int blocks = kBesideBlocks;
-    if (ahead) {
-      int device = 0, sms = 0;
-      cudaGetDevice(&device);
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-      blocks = std::max(kBesideBlocks, sms * kAheadBlocksPerSM);
-    }
-    launch_short_rows(from, std::int64_t(from_row), std::int64_t(layout_.sz) * std::int64_t(elem_), t.field[std::size_t(k)],
-                      std::int64_t(to_row), std::int64_t(t.layout.sz) * std::int64_t(elem_), std::int64_t(row),
-                      m.send.extent(1), m.send.extent(2), blocks, stream);
+    launch_short_rows(from, std::int64_t(from_row), from_plane, t.field[std::size_t(k)], std::int64_t(to_row),
+                      std::int64_t(t.layout.sz) * std::int64_t(elem_), std::int64_t(row), m.send.extent(1),
+                      m.send.extent(2), ahead ? ahead_blocks() : kBesideBlocks, stream);
     cuda_check(cudaGetLastError(), "copy_short_rows");
     return;
   }
@@ -287,9 +324,38 @@ void PeerMessages::land(std::size_t i, cudaStream_t stream) {
 
 void PeerMessages::wait_early(cudaStream_t stream) {
   static const auto wait_value = driver<StreamValue>("cuStreamWaitValue32");
-  for (std::size_t i = 0; i < messages_->size(); ++i)
-    if ((*messages_)[i].early && wait_value(stream, CUdeviceptr(flags_ + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
+  bool staged = false;
+  for (std::size_t i = 0; i < messages_->size(); ++i) {
+    const GhostMessage& m = (*messages_)[i];
+    if (!m.early) continue;
+    if (wait_value(stream, CUdeviceptr(flags_ + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
       cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
+    if (staged_at_[i] < 0) continue;
+    staged = true;
+    const std::int64_t row = m.recv.extent(0) * std::int64_t(elem_);
+    char* ghosts = static_cast<char*>(fields_[std::size_t(field_)]) +
+                   std::ptrdiff_t(layout_.at(m.recv.lo[0], m.recv.lo[1], m.recv.lo[2]) * index_t(elem_));
+    launch_short_rows(static_cast<char*>(staging_) + staging_bytes_ + staged_at_[i], row, row * m.recv.extent(1), ghosts,
+                      std::int64_t(layout_.sy) * std::int64_t(elem_), std::int64_t(layout_.sz) * std::int64_t(elem_), row,
+                      m.recv.extent(1), m.recv.extent(2), ahead_blocks(), stream);
+    cuda_check(cudaGetLastError(), "copy_short_rows (unpack)");
+  }
+  // The next exchange's "ready", on the stream of post(), comes after these unpacks: the peers may
+  // then overwrite the staging they read.
+  if (staged) {
+    cuda_check(cudaEventRecord(unpacked_, stream), "cudaEventRecord");
+    cuda_check(cudaStreamWaitEvent(posted_on_, unpacked_, 0), "cudaStreamWaitEvent");
+  }
+}
+
+int PeerMessages::ahead_blocks() {
+  static const int blocks = [] {
+    int device = 0, sms = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    return std::max(kBesideBlocks, sms * kAheadBlocksPerSM);
+  }();
+  return blocks;
 }
 
 void PeerMessages::wait(cudaStream_t stream) {

@@ -67,11 +67,13 @@ class PeerMessages {
   struct Offer;  // what a receiver tells the sender of a message (peer_messages.cpp)
   void copy(std::size_t i, int k, bool ahead, cudaStream_t stream);  // message i's values of field k
   void land(std::size_t i, cudaStream_t stream);                     // its "landed" flag
+  static int ahead_blocks();  // copy kernels the update waits for: as many blocks as the GPU holds
   struct Target {
     std::vector<char*> field;  // the ghost box's first point in each of the receiver's fields
     PeerLayout layout;         // the receiver's
     std::uint32_t* flag = nullptr;   // the receiver's "landed" flag for this message
     std::uint32_t* ready = nullptr;  // the sender's "ready" flag for the message it sends back
+    char* staging = nullptr;         // where a staged message lands in the receiver's staging
   };
   const std::vector<GhostMessage>* messages_;
   PeerLayout layout_;
@@ -83,6 +85,18 @@ class PeerMessages {
   std::uint32_t* flags_ = nullptr;     // [message] landed, then [message] ready (peer_messages.hpp's top)
   std::uint32_t* count_ = nullptr;     // this exchange's number, the source of the flag copies
   std::uint32_t exchanges_ = 0;
+  // Early messages of short rows (x faces) are staged: packed by a kernel into this rank's staging,
+  // copied by the copy engines into the receiver's in one piece, and unpacked there by a kernel
+  // before the update (four H100s, 512^3 per GPU on 2 x 1 x 2: the copy kernel's 16-byte stores
+  // across NVLink delayed the update by about 430 us). staging_ holds 2 x staging_bytes_: this
+  // rank's packed faces, then where the neighbours' land; staged_at_[message]: the offset in each
+  // half, -1 where not staged.
+  void* staging_ = nullptr;
+  std::int64_t staging_bytes_ = 0;
+  std::vector<std::int64_t> staged_at_;
+  cudaEvent_t unpacked_ = nullptr;
+  int field_ = 0;                      // the field of the last post()
+  cudaStream_t posted_on_ = nullptr;   // its stream
 };
 
 }  // namespace wavefd::comm

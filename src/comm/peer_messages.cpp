@@ -138,8 +138,7 @@ std::string PeerMessages::prepare() {
   if (cudaIpcGetMemHandle(&flags, flags_) != cudaSuccess)
     return "transport peer: no IPC handle for device memory from cudaMalloc (" +
            std::string(cudaGetErrorString(cudaGetLastError())) + ")";
-  // Staging for the early messages of short rows: this rank's packed faces, then where its
-  // neighbours' land (the same sizes: a ghost box is its sender's interior box).
+  // Staging for the early messages of short rows: where the neighbours' packed faces land.
   staged_at_.assign(n, -1);
   for (std::size_t i = 0; i < n; ++i) {
     const GhostMessage& m = (*messages_)[i];
@@ -149,7 +148,7 @@ std::string PeerMessages::prepare() {
   }
   cudaIpcMemHandle_t staging{};
   if (staging_bytes_ > 0) {
-    cuda_check(cudaMalloc(&staging_, std::size_t(2 * staging_bytes_)), "cudaMalloc (staging)");
+    cuda_check(cudaMalloc(&staging_, std::size_t(staging_bytes_)), "cudaMalloc (staging)");
     if (cudaIpcGetMemHandle(&staging, staging_) != cudaSuccess)
       return "transport peer: no IPC handle for device memory from cudaMalloc (" +
              std::string(cudaGetErrorString(cudaGetLastError())) + ")";
@@ -183,7 +182,7 @@ std::string PeerMessages::prepare() {
     for (int a = 0; a < 3; ++a) o.extent[std::size_t(a)] = m.recv.extent(a);
     o.rank = me;
     o.staging = staging;
-    o.staging_at = staged_at_[i] < 0 ? -1 : staging_bytes_ + staged_at_[i];  // the landing half
+    o.staging_at = staged_at_[i];
   }
   return "";
 }
@@ -291,14 +290,11 @@ void PeerMessages::copy(std::size_t i, int k, bool ahead, cudaStream_t stream) {
                      std::ptrdiff_t(layout_.at(m.send.lo[0], m.send.lo[1], m.send.lo[2]) * index_t(elem_));
   const std::size_t from_row = std::size_t(layout_.sy) * elem_, to_row = std::size_t(t.layout.sy) * elem_;
   const std::int64_t from_plane = std::int64_t(layout_.sz) * std::int64_t(elem_);
-  if (staged_at_[i] >= 0) {  // packed here, one copy by the copy engines, unpacked by the receiver
-    char* packed = static_cast<char*>(staging_) + staged_at_[i];
-    launch_short_rows(from, std::int64_t(from_row), from_plane, packed, std::int64_t(row),
+  if (staged_at_[i] >= 0) {  // packed straight into the receiver's staging, unpacked there
+    launch_short_rows(from, std::int64_t(from_row), from_plane, t.staging, std::int64_t(row),
                       std::int64_t(row) * m.send.extent(1), std::int64_t(row), m.send.extent(1), m.send.extent(2),
                       ahead_blocks(), stream);
     cuda_check(cudaGetLastError(), "copy_short_rows (pack)");
-    cuda_check(cudaMemcpyAsync(t.staging, packed, std::size_t(m.send.size()) * elem_, cudaMemcpyDeviceToDevice, stream),
-               "cudaMemcpyAsync (staged)");
     return;
   }
   if (row < kShortRowBytes) {
@@ -335,7 +331,7 @@ void PeerMessages::wait_early(cudaStream_t stream) {
     const std::int64_t row = m.recv.extent(0) * std::int64_t(elem_);
     char* ghosts = static_cast<char*>(fields_[std::size_t(field_)]) +
                    std::ptrdiff_t(layout_.at(m.recv.lo[0], m.recv.lo[1], m.recv.lo[2]) * index_t(elem_));
-    launch_short_rows(static_cast<char*>(staging_) + staging_bytes_ + staged_at_[i], row, row * m.recv.extent(1), ghosts,
+    launch_short_rows(static_cast<char*>(staging_) + staged_at_[i], row, row * m.recv.extent(1), ghosts,
                       std::int64_t(layout_.sy) * std::int64_t(elem_), std::int64_t(layout_.sz) * std::int64_t(elem_), row,
                       m.recv.extent(1), m.recv.extent(2), ahead_blocks(), stream);
     cuda_check(cudaGetLastError(), "copy_short_rows (unpack)");

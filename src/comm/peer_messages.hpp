@@ -85,12 +85,12 @@ class PeerMessages {
   std::uint32_t* flags_ = nullptr;     // [message] landed, then [message] ready (peer_messages.hpp's top)
   std::uint32_t* count_ = nullptr;     // this exchange's number, the source of the flag copies
   std::uint32_t exchanges_ = 0;
-  // Early messages of short rows (x faces) are staged: packed by a kernel into this rank's staging,
-  // copied by the copy engines into the receiver's in one piece, and unpacked there by a kernel
-  // before the update (four H100s, 512^3 per GPU on 2 x 1 x 2: the copy kernel's 16-byte stores
-  // across NVLink delayed the update by about 430 us). staging_ holds 2 x staging_bytes_: this
-  // rank's packed faces, then where the neighbours' land; staged_at_[message]: the offset in each
-  // half, -1 where not staged.
+  // Early messages of short rows (x faces) are staged: a kernel packs the face straight into the
+  // receiver's staging (contiguous stores across NVLink), and the receiver unpacks it into its
+  // ghosts before the update (four H100s, 512^3 per GPU on 2 x 1 x 2: 16-byte stores straight
+  // into the neighbour's ghosts, a row apart, delayed the update by about 430 us; packed here and
+  // moved by the copy engines, by about 180). staging_ holds staging_bytes_, where the neighbours'
+  // faces land; staged_at_[message]: the offset there, -1 where not staged.
   void* staging_ = nullptr;
   std::int64_t staging_bytes_ = 0;
   std::vector<std::int64_t> staged_at_;

@@ -594,23 +594,12 @@ template <class T>
 void SeismicStep<T>::update_layer_boxes(const std::vector<Box>& boxes, const T* u, const T* prev, T* into,
                                         const std::function<void()>& beside) {
   // Each box on its own instance (GPUs), none before the compute instance's work so far (the halo,
-  // the previous step's sources; in the timed pass the inner box) is done. Overlapped steps order
-  // the instances by events, so that the host enqueues the next step while this one runs.
-  const bool by_events = halo_instance_ && !timed_;
-  for (const auto& e : slab_exec_) {
-    if (!by_events) {
-      compute_.fence("wavefd::seismic_before_slabs");
-      break;
-    }
-    halo_instance_->order(e, compute_);
-  }
+  // the previous step's sources; in the timed pass the inner box) is done.
+  if (!slab_exec_.empty()) compute_.fence("wavefd::seismic_before_slabs");
   for (std::size_t s = 0; s < boxes.size(); ++s)
     update_layer(boxes[s], slab_exec_.empty() ? compute_ : slab_exec_[s % slab_exec_.size()], u, prev, into);
   if (beside) beside();
-  for (const auto& e : slab_exec_) {
-    if (by_events) halo_instance_->order(compute_, e);
-    else e.fence("wavefd::seismic_slabs");
-  }
+  for (const auto& e : slab_exec_) e.fence("wavefd::seismic_slabs");
 }
 
 template <class T>

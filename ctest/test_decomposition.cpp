@@ -121,6 +121,9 @@ TEST(RankGrid, WeakPointsSplitAsAGridOfTheSubdomainsShape) {
   EXPECT_EQ(choose_weak_rank_grid(4, {512, 512, 512}, {0, 0, 0}, 4), (Index3{1, 2, 2}));
   EXPECT_EQ(choose_weak_rank_grid(8, {512, 512, 512}, {0, 0, 0}, 4), (Index3{1, 2, 4}));
   EXPECT_EQ(choose_weak_rank_grid(64, {512, 512, 512}, {0, 0, 0}, 4), (Index3{1, 8, 8}));
+  // scripts/scaling_model.py project's default --grids are these (8: 1x2x4 above).
+  EXPECT_EQ(choose_weak_rank_grid(512, {512, 512, 512}, {0, 0, 0}, 4), (Index3{4, 8, 16}));
+  EXPECT_EQ(choose_weak_rank_grid(4096, {512, 512, 512}, {0, 0, 0}, 4), (Index3{8, 16, 32}));
   EXPECT_EQ(choose_weak_rank_grid(4, {512, 512, 512}, {0, 0, 4}, 4), (Index3{1, 1, 4}));
   // A flat subdomain keeps its thin axis whole.
   EXPECT_EQ(choose_weak_rank_grid(4, {256, 256, 16}, {0, 0, 0}, 4), (Index3{1, 4, 1}));

@@ -8,9 +8,10 @@
 (the pack and unpack kernels use the same memory bandwidth as the update, so they add to it;
 the messages of one kind of link share it; different kinds run at once).
 
-    project  weak and strong efficiency for a star stencil on GPUs, from the single-GPU parts in
-             committed bench JSONs (default: H200, star M=4 float 512^3, cuda-star-tma) and stated
-             link assumptions (NVLink within a node, a NIC per GPU between nodes).
+    project  weak efficiency at 8 to 4096 GPUs for a star stencil, from one rank's parts measured at
+             this code on four H100s (committed bench JSONs: one GPU; 1x2x2 through peer, y and z
+             late; an x split through peer, x faces first; nccl against peer) and stated network
+             assumptions (peer inside a node, nccl and a NIC per GPU between nodes).
     check    the model against what scripts/scaling.py and `wavefd probe` measured: each point's
              measured step beside the one composed from its measured parts and the link measured by
              the probe (without --probe: the exchange measured alone). On GPUs an overlapped step
@@ -32,7 +33,8 @@ import sys
 
 PROG = "scaling_model.py"
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-H200 = os.path.join(REPO, "bench", "results", "h200", "full-step-halo-transports-512")
+X_FIRST = os.path.join(REPO, "bench", "results", "h100-x4", "x-faces-first", "run3")
+DEFAULT_GRID = os.path.join(REPO, "bench", "results", "h100-x4", "default-grid-and-transport", "run1")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -65,157 +67,174 @@ def bench_case(path, what, variant):
     fail(f"{what} = '{path}' has no timed case of variant '{variant}'")
 
 
-def balanced_grid(n):
-    """[px, py, pz], px <= py <= pz, as close as the prime factors allow (scripts/scaling.py)."""
-    dims, m, p = [1, 1, 1], n, 2
-    factors = []
-    while m > 1:
-        while m % p == 0:
-            factors.append(p)
-            m //= p
-        p += 1
-    for f in sorted(factors, reverse=True):
-        dims[dims.index(min(dims))] *= f
-    return sorted(dims)
-
-
 # ---------------------------------------------------------------------------------------------
 # project
 
-class GpuParts:
-    """Single-GPU times of one step's parts at the measured size, scaled to other sizes: volume
-    parts with the points, face parts with the face area; no part faster than the kernel floor."""
+def point_step(path, what):
+    """The full step of a scripts/scaling.py point JSON."""
+    data = read_json(path, what)
+    if "full_step_s" not in data:
+        fail(f"{what} = '{path}' is not a point of scripts/scaling.py")
+    return data["full_step_s"]
+
+
+class RankParts:
+    """One rank's parts, measured on one host at n^3 per GPU at this code, scaled to L^3 per GPU:
+    volume parts with the points, face parts with the face area; no kernel faster than the floor.
+
+      one GPU (--one):          kernel and full step (the reference of every efficiency)
+      y and z late (--balanced, 1x2x2 through peer): core, shell (y and z slabs), exchange alone,
+                                and what the step adds to core + shell (the residual)
+      x first (--x-first, 2x1x2 through peer): core and shell with z late, and how far into the
+                                step the update starts, i.e. what sending the x faces first costs
+      nccl (--nccl-point, --peer-point: 1x2x2 through each in one call): what NCCL's copy kernels
+                                take from the update per face, against peer's copy engines"""
 
     def __init__(self, args):
-        local, self.local_case = bench_case(args.bench_local, "--bench-local", args.variant)
-        exch, self.exchange_case = bench_case(args.bench_exchange, "--bench-exchange", args.variant)
-        if local["grid"] != exch["grid"]:
-            fail(f"--bench-local and --bench-exchange ran on different grids ({local['grid']} and {exch['grid']})")
-        self.n = local["grid"][0]
-        if local["grid"] != [self.n] * 3:
-            fail(f"--bench-local grid {local['grid']} is not a cube; accepted: n x n x n")
-        self.radius = self.local_case["radius"]
-        self.value_bytes = 4 if self.local_case["precision"] == "float" else 8
-        self.copy_gbs = local["copy_probe"]["gb_per_s"]
-        self.device = local.get("kokkos", {}).get("device", "?")
-        self.kernel = self.local_case["kernel"]["seconds"]["min"]
-        self.full_step = self.local_case["full_step"]["seconds"]["min"]
-        # What one GPU's full step spends beyond the kernel: the ghost fill pass, or the ghost
-        # images the kernel writes (parallel.ghost_fill = kernel); either scales with the faces.
+        one, c1 = bench_case(args.one, "--one", args.variant)
+        bal, cb = bench_case(args.balanced, "--balanced", args.variant)
+        xf, cx = bench_case(args.x_first, "--x-first", args.variant)
+        self.n = one["grid"][0]
+        if one["grid"] != [self.n] * 3:
+            fail(f"--one grid {one['grid']} is not a cube; accepted: n x n x n")
+        for data, what in ((bal, "--balanced"), (xf, "--x-first")):
+            if data.get("parallel", {}).get("subdomain_largest") != [self.n] * 3:
+                fail(f"{what} does not run {self.n}^3 per rank as --one does")
+        if bal["parallel"]["rank_grid"] != [1, 2, 2] or xf["parallel"]["rank_grid"][0] < 2:
+            fail("--balanced must be a 1x2x2 point and --x-first a point with x split")
+        self.device = one.get("kokkos", {}).get("device", "?")
+        self.copy_gbs = one["copy_probe"]["gb_per_s"]
+        self.radius = c1["radius"]
+        self.value_bytes = 4 if c1["precision"] == "float" else 8
+        self.kernel = c1["kernel"]["seconds"]["min"]
+        self.full_step = c1["full_step"]["seconds"]["min"]
         self.surplus = max(self.full_step - self.kernel, 0.0)
-        parts = self.exchange_case["parts_alone_per_step_s"]
-        self.pack_unpack = parts["halo"]["min"]  # pack + self-transfer + unpack, every face late
-        self.core = parts["core"]["min"]
-        self.shell = parts["shell"]["min"]
+        part = lambda c, k: c["parts_alone_per_step_s"][k]["min"]  # noqa: E731
+        self.core_yz, self.shell_yz, self.exchange_yz = part(cb, "core"), part(cb, "shell"), part(cb, "halo")
+        self.balanced_step = cb["full_step"]["seconds"]["min"]
+        self.residual = max(self.balanced_step - self.core_yz - self.shell_yz, 0.0)
+        self.core_z, self.shell_z = part(cx, "core"), part(cx, "shell")
+        self.x_first_step = cx["full_step"]["seconds"]["min"]
+        # The core's mark falls when the core ends: it started that long minus the core alone in.
+        self.early = max(cx["timeline_per_step_s"]["core"]["mean"] - self.core_z, 0.0)
+        self.x_splits = xf["parallel"]["rank_grid"]
+        nccl, peer = point_step(args.nccl_point, "--nccl-point"), point_step(args.peer_point, "--peer-point")
+        self.nccl_per_face = max(nccl - peer, 0.0) / 4  # the 1x2x2 rank's four faces
         self.floor = args.kernel_floor_us * 1e-6
-        self.line = 128 // self.value_bytes  # the engine's x shell slabs are one 128-byte line wide
+        self.paths = {k: os.path.relpath(getattr(args, k), REPO) for k in ("one", "balanced", "x_first", "nccl_point", "peer_point")}
 
     def at(self, L):
         v, a = (L / self.n) ** 3, (L / self.n) ** 2
-        f = self.floor
-        R, w = self.radius, self.line
-        shell_points = L ** 3 - max(L - 2 * w, 0) * max(L - 2 * R, 0) ** 2
-        rate = self.n ** 3 / self.kernel  # interior points per second
-        return {"kernel": max(self.kernel * v, f), "surplus": self.surplus * a,
-                "pack_unpack": max(self.pack_unpack * a, 2 * f), "core": max(self.core * v, f),
-                "shell": max(self.shell * a, 6 * f), "shell_at_interior_rate": max(shell_points / rate, 6 * f),
-                "face_bytes": R * L * L * self.value_bytes}
-
-
-def link_faces(P, block):
-    """Faces of the worst-placed rank that leave through each kind of link, per axis summed:
-    (within the node, between nodes). The node holds a block of ranks; a periodic axis of P ranks
-    in blocks of b: P = 1 exchanges with itself (no link), P = b keeps both faces in the node, b = 1
-    sends both out, otherwise the rank at a block's edge sends one face out."""
-    intra = inter = 0
-    for p, b in zip(P, block):
-        if p == 1:
-            continue
-        out = 0 if p <= b else (2 if b == 1 else 1)
-        inter += out
-        intra += 2 - out
-    return intra, inter
+        vol = lambda t: max(t * v, self.floor)  # noqa: E731
+        # A core is the kernel's work less the shell's slabs, whose points grow with the face area.
+        core = lambda c: max(self.kernel * v - (self.kernel - c) * a, self.floor)  # noqa: E731
+        return {"kernel": vol(self.kernel), "reference": self.kernel * v + self.surplus * a,
+                "core_yz": core(self.core_yz), "shell_yz": max(self.shell_yz * a, 4 * self.floor),
+                "core_z": core(self.core_z), "shell_z": max(self.shell_z * a, 2 * self.floor),
+                "peer_face": self.exchange_yz / 4 * a, "early": self.early * a, "residual": self.residual,
+                "nccl_face": self.nccl_per_face * a, "face_bytes": self.radius * L * L * self.value_bytes}
 
 
 def node_block(P, gpus_per_node):
-    """How a node's GPUs sit in the rank grid: a balanced block that divides it (the whole grid when
-    it fits in one node)."""
-    total = P[0] * P[1] * P[2]
-    if total <= gpus_per_node:
-        return list(P)
-    block = balanced_grid(gpus_per_node)
-    if any(p % b for p, b in zip(P, block)):
-        fail(f"a node of {gpus_per_node} GPUs as {block} does not tile the rank grid {P}")
+    """The ranks one node holds: consecutive ranks, x fastest (as mpirun and srun place them), so a
+    block that fills x first, then y, then z."""
+    block, left = [1, 1, 1], gpus_per_node
+    for a in range(3):
+        take = math.gcd(P[a], left)
+        block[a], left = take, left // take
+    if left != 1:
+        fail(f"a node of {gpus_per_node} GPUs does not tile the rank grid {'x'.join(map(str, P))}")
     return block
 
 
-def step_model(parts, L, P, args, nic_gbit):
+def faces_by_link(P, block):
+    """Per axis, the faces of the worst-placed rank inside its node and through the network: a
+    periodic axis of P ranks in node blocks of b: none for P = 1 (the rank wraps its own), both
+    inside for P = b, both out for b = 1, else the rank at a block's edge sends one out."""
+    out = []
+    for p, b in zip(P, block):
+        if p == 1:
+            out.append((0, 0))
+            continue
+        inter = 0 if p <= b else (2 if b == 1 else 1)
+        out.append((2 - inter, inter))
+    return out
+
+
+def step_model(parts, L, P, args, nic_gbit, early_at_copy_rate=False):
+    """One overlapped step of the worst-placed rank: peer inside a node, nccl between nodes; x faces
+    first (the update waits for them), y and z late (beside the core, then the shell)."""
     t = parts.at(L)
-    intra, inter = link_faces(P, node_block(P, args.gpus_per_node))
-    nvlink = args.nvlink_gbs * args.nvlink_efficiency * 1e9
+    faces = faces_by_link(P, node_block(P, args.gpus_per_node))
     nic = nic_gbit / 8 * args.nic_efficiency * 1e9
-    t_intra = args.nvlink_latency_us * 1e-6 + intra * t["face_bytes"] / nvlink if intra else 0.0
-    t_inter = args.nic_latency_us * 1e-6 + inter * t["face_bytes"] / nic if inter else 0.0
-    link = max(t_intra, t_inter)
-    off = t["kernel"] + t["pack_unpack"] + link
-    on = t["pack_unpack"] + max(t["core"], link) + t["shell"]
-    target = t["pack_unpack"] + max(t["core"], link) + t["shell_at_interior_rate"]
-    return {"intra": intra, "inter": inter, "link": link, "off": off, "on": on, "target": target,
-            "reference": t["kernel"] + t["surplus"]}
+    nic_latency = args.nic_latency_us * 1e-6
+    x_intra, x_inter = faces[0]
+    early = 0.0
+    if x_intra + x_inter:
+        if early_at_copy_rate:  # a target: the x faces at the NVLink rate the model assumes
+            early = x_intra * t["face_bytes"] / (args.nvlink_gbs * args.nvlink_efficiency * 1e9)
+        else:  # as measured: the x-first point's delay, per face
+            early = t["early"] * x_intra / 2
+        if x_inter:
+            early += nic_latency + x_inter * t["face_bytes"] / nic
+    late_intra = sum(f[0] for f in faces[1:])
+    late_inter = sum(f[1] for f in faces[1:])
+    link = max(late_intra * t["peer_face"], nic_latency + late_inter * t["face_bytes"] / nic if late_inter else 0.0)
+    if P[1] > 1:
+        core, shell, residual = t["core_yz"], t["shell_yz"], t["residual"]
+    elif P[2] > 1:
+        core, shell, residual = t["core_z"], t["shell_z"], t["residual"]
+    else:
+        core, shell, residual = t["kernel"], 0.0, 0.0
+    nccl = (late_inter + x_inter) * t["nccl_face"]
+    on = early + max(core, link) + shell + nccl + residual
+    return {"faces": faces, "early": early, "link": link, "on": on, "reference": t["reference"],
+            "inter": late_inter + x_inter}
 
 
 def project(args):
-    parts = GpuParts(args)
-    ms = lambda s: f"{s * 1e3:.3f}"  # noqa: E731
+    parts = RankParts(args)
     us = lambda s: f"{s * 1e6:.0f}"  # noqa: E731
-    print(f"# Inputs: {parts.device}, {parts.local_case['stencil']} {parts.local_case['precision']} "
-          f"{parts.n}^3, variant {args.variant} (copy {parts.copy_gbs:.0f} GB/s)")
-    print(f"#   {os.path.relpath(args.bench_local, REPO)}: kernel {us(parts.kernel)} us, full step {us(parts.full_step)} us "
-          f"(ghosts: {parts.local_case['full_step'].get('ghost_fill', 'separate')}; {us(parts.surplus)} us beyond the kernel)")
-    print(f"#   {os.path.relpath(args.bench_exchange, REPO)}: exchange alone (pack + self-transfer + unpack, 6 faces) "
-          f"{us(parts.pack_unpack)} us, core {us(parts.core)} us, shell {us(parts.shell)} us (all faces late)")
-    print(f"# Links: NVLink {args.nvlink_gbs:g} GB/s per direction x {args.nvlink_efficiency:g}, latency "
-          f"{args.nvlink_latency_us:g} us; NIC {'/'.join(f'{g:g}' for g in args.nic_gbit)} Gb/s per GPU x "
-          f"{args.nic_efficiency:g}, latency {args.nic_latency_us:g} us; {args.gpus_per_node} GPUs per node; "
+    print(f"# Inputs: {parts.device}, {parts.n}^3 per GPU, variant {args.variant} (copy {parts.copy_gbs:.0f} GB/s)")
+    print(f"#   {parts.paths['one']}: kernel {us(parts.kernel)} us, full step {us(parts.full_step)} us")
+    print(f"#   {parts.paths['balanced']}: y and z late: core {us(parts.core_yz)} us, shell {us(parts.shell_yz)} us, "
+          f"exchange alone {us(parts.exchange_yz)} us (4 faces), step {us(parts.balanced_step)} us "
+          f"(+{us(parts.residual)} beyond core + shell)")
+    print(f"#   {parts.paths['x_first']}: x first ({'x'.join(map(str, parts.x_splits))}): the update starts "
+          f"{us(parts.early)} us in; core {us(parts.core_z)} us, shell {us(parts.shell_z)} us (z late), step "
+          f"{us(parts.x_first_step)} us")
+    print(f"#   {parts.paths['nccl_point']} against {parts.paths['peer_point']}: nccl takes {us(parts.nccl_per_face)} us "
+          f"a face from the update")
+    print(f"# Links: peer inside a node (its measured exchange, per face; x faces first), nccl between nodes: NIC "
+          f"{'/'.join(f'{g:g}' for g in args.nic_gbit)} Gb/s per GPU x {args.nic_efficiency:g}, latency "
+          f"{args.nic_latency_us:g} us; {args.gpus_per_node} GPUs per node, consecutive ranks (x fastest); "
           f"kernel floor {args.kernel_floor_us:g} us")
-    # The composition rule on one GPU, against the self-exchange full steps measured with overlap
-    # off and on (every face through the transport, no link: t_link = 0).
-    _, off_case = bench_case(args.bench_exchange_off, "--bench-exchange-off", args.variant)
-    measured_off, measured_on = off_case["full_step"]["seconds"]["min"], parts.exchange_case["full_step"]["seconds"]["min"]
-    model_off = parts.kernel + parts.pack_unpack
-    model_on = parts.pack_unpack + parts.core + parts.shell
-    print(f"# Check on one GPU (self-exchange, t_link = 0): overlap off {us(model_off)} us modelled, "
-          f"{us(measured_off)} measured ({100 * (model_off / measured_off - 1):+.1f} %); overlap on {us(model_on)} us "
-          f"modelled, {us(measured_on)} measured ({100 * (model_on / measured_on - 1):+.1f} %)")
+    one_node = argparse.Namespace(**{**vars(args), "gpus_per_node": 4})
+    for P, measured in (([1, 2, 2], parts.balanced_step), (parts.x_splits, parts.x_first_step)):
+        m = step_model(parts, parts.n, P, one_node, args.nic_gbit[0])
+        print(f"# Check on the host measured ({'x'.join(map(str, P))}, 4 GPUs in one node): {us(m['on'])} us modelled, "
+              f"{us(measured)} measured ({100 * (m['on'] / measured - 1):+.1f} %)")
     print("# E = one GPU's full step at the measured rate (kernel by volume + the rest by face area) / the modelled step;")
-    print("# strong: E = t1(global) / (N t_N); 'target' = overlap with the shell at the interior's rate (not measured)")
-    for mode in ("weak", "strong"):
-        for L0 in args.sizes:
-            print(f"\n## {mode}, {L0}^3 per GPU" + (f" on {args.gpus[0]} GPUs (global {round(L0 * args.gpus[0] ** (1 / 3))}^3)"
-                                                   if mode == "strong" else ""))
-            head = "| GPUs | rank grid | local | faces NVLink/NIC |"
-            rule = "|-----:|-----------|------:|:----------------:|"
+    print("# 'x at copy rate' = the x faces first at the NVLink rate assumed (--nvlink-*), a target, not measured")
+    for L in args.sizes:
+        print(f"\n## weak, {L}^3 per GPU")
+        head = "| GPUs | rank grid | faces x, y, z (node+network) |"
+        rule = "|-----:|-----------|:----------------------------:|"
+        for g in args.nic_gbit:
+            head += f" {g:g}G: network us | step ms (E) | x at copy rate (E) |"
+            rule += "-------------:|------------:|-------------------:|"
+        print(head)
+        print(rule)
+        for N, P in args.grids:
+            faces = faces_by_link(P, node_block(P, args.gpus_per_node))
+            row = f"| {N} | {'x'.join(map(str, P))} | {', '.join(f'{i}+{o}' for i, o in faces)} |"
             for g in args.nic_gbit:
-                head += f" link {g:g}G us | no overlap ms (E) | overlap ms (E) | target (E) |"
-                rule += "----------:|------------------:|---------------:|-----------:|"
-            print(head)
-            print(rule)
-            G = L0 * args.gpus[0] ** (1 / 3)  # strong: the grid that fills the first point at L0^3
-            for N in args.gpus:
-                P = balanced_grid(N)
-                L = L0 if mode == "weak" else G / N ** (1 / 3)
-                row = f"| {N} | {'x'.join(map(str, P))} | {L:.0f}^3 |"
-                for g in args.nic_gbit:
-                    m = step_model(parts, L, P, args, g)
-                    if mode == "weak":
-                        ref = m["reference"]
-                    else:
-                        ref = (lambda t: t["kernel"] + t["surplus"])(parts.at(G)) / N
-                    eff = lambda t: f"{ms(t)} ({ref / t:.2f})"  # noqa: E731
-                    if g == args.nic_gbit[0]:
-                        row += f" {m['intra']}/{m['inter']} |"
-                    row += f" {us(m['link'])} | {eff(m['off'])} | {eff(m['on'])} | {ref / m['target']:.2f} |"
-                print(row)
+                m = step_model(parts, L, P, args, g)
+                target = step_model(parts, L, P, args, g, early_at_copy_rate=True)
+                ref = m["reference"]
+                network = m["link"] if m["inter"] else 0.0
+                row += f" {us(network)} | {m['on'] * 1e3:.3f} ({ref / m['on']:.2f}) | {ref / target['on']:.2f} |"
+            print(row)
     return 0
 
 
@@ -330,20 +349,25 @@ def check(args):
 def main(argv):
     ap = OneLineParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
-    pr = sub.add_parser("project", help="weak and strong efficiency on GPUs (default: H200 inputs)")
-    pr.add_argument("--bench-local", default=os.path.join(H200, "bench-local-kernel.json"),
-                    help="bench JSON, one GPU, transport local: kernel and full step (its ghosts filled either way)")
-    pr.add_argument("--bench-exchange", default=os.path.join(H200, "bench-nccl-overlap-true.json"),
-                    help="bench JSON, one GPU, an exchanging transport in self-exchange: exchange, core, shell")
-    pr.add_argument("--bench-exchange-off", default=os.path.join(H200, "bench-nccl-overlap-false.json"),
-                    help="bench JSON as --bench-exchange with overlap off (checks the composition on one GPU)")
+    pr = sub.add_parser("project", help="weak efficiency on GPUs at scale, from this code's parts on four H100s")
+    pr.add_argument("--one", default=os.path.join(X_FIRST, "one.json"),
+                    help="bench JSON, one GPU, transport local: kernel and full step")
+    pr.add_argument("--balanced", default=os.path.join(X_FIRST, "weak-1x2x2.json"),
+                    help="bench JSON, 4 GPUs on 1x2x2 through peer: core, shell and exchange with y and z late")
+    pr.add_argument("--x-first", default=os.path.join(X_FIRST, "weak-2x1x2.json"),
+                    help="bench JSON, 4 GPUs with x split through peer (x faces first): core, shell, timeline")
+    pr.add_argument("--nccl-point", default=os.path.join(DEFAULT_GRID, "weak-nccl", "weak-np00004.json"),
+                    help="scaling.py point, 1x2x2 through nccl (the same call as --peer-point)")
+    pr.add_argument("--peer-point", default=os.path.join(DEFAULT_GRID, "weak-1", "weak-np00004.json"),
+                    help="scaling.py point, 1x2x2 through peer")
     pr.add_argument("--variant", default="cuda-star-tma", help="the variant whose parts are used")
-    pr.add_argument("--sizes", default="512,1000", help="subdomain edge per GPU (weak), or at the first GPU count (strong)")
-    pr.add_argument("--gpus", default="8,64,512,4096", help="GPU counts")
+    pr.add_argument("--sizes", default="512,1000", help="subdomain edge per GPU")
+    pr.add_argument("--grids", default="8:1x2x4,64:1x8x8,512:4x8x16,4096:8x16x32",
+                    help="GPUs:rank grid, comma-separated (default: the grids wavefd picks for a cube, "
+                         "ctest/test_decomposition.cpp)")
     pr.add_argument("--gpus-per-node", type=int, default=8)
     pr.add_argument("--nvlink-gbs", type=float, default=450.0, help="NVLink GB/s per direction per GPU (H100/H200: 450)")
-    pr.add_argument("--nvlink-efficiency", type=float, default=0.8, help="fraction of it a halo exchange gets")
-    pr.add_argument("--nvlink-latency-us", type=float, default=10.0, help="per grouped exchange")
+    pr.add_argument("--nvlink-efficiency", type=float, default=0.8, help="fraction of it the x faces' copy would get")
     pr.add_argument("--nic-gbit", default="400,200", help="NIC Gb/s per GPU (one per GPU), one column each")
     pr.add_argument("--nic-efficiency", type=float, default=0.9)
     pr.add_argument("--nic-latency-us", type=float, default=15.0, help="per grouped exchange")
@@ -364,8 +388,18 @@ def main(argv):
                 fail(f"{what} = '{text}' is not valid; accepted: a comma-separated list of numbers > 0")
             return values
         args.sizes = numbers(args.sizes, "--sizes", int)
-        args.gpus = numbers(args.gpus, "--gpus", int)
         args.nic_gbit = numbers(args.nic_gbit, "--nic-gbit", float)
+        grids = []
+        for item in args.grids.split(","):
+            try:
+                count, grid = item.split(":")
+                N, P = int(count), [int(v) for v in grid.split("x")]
+            except ValueError:
+                N, P = 0, []
+            if len(P) != 3 or N < 1 or min(P) < 1 or P[0] * P[1] * P[2] != N:
+                fail(f"--grids = '{args.grids}' is not valid; accepted: N:PXxPYxPZ,... with PX PY PZ = N")
+            grids.append((N, P))
+        args.grids = grids
         for name in ("gpus_per_node", "nvlink_gbs", "nvlink_efficiency", "nic_efficiency"):
             if getattr(args, name) <= 0:
                 fail(f"--{name.replace('_', '-')} = {getattr(args, name)} must be > 0")

@@ -8,9 +8,9 @@
 //    MPI_Irecv into this rank's window part (pinned too), then its host-to-device copy.
 // Messages travel in pieces of 1 MiB: the host sends each piece as soon as its own copy has landed
 // (copy_marks.hpp) and starts each receiver's copy as soon as the piece is in, while the update
-// runs on the GPU. Each window part
-// holds two exchanges' values: a sender writes exchange k + 2 only after the receiver's notice of
-// exchange k + 1, which follows, on the receiver's halo instance, its copies of exchange k.
+// runs on the GPU. Each window part holds two exchanges' values: a sender writes exchange k + 2
+// only after the receiver's notice of exchange k + 1, which follows, on the receiver's halo
+// instance, its copies of exchange k.
 // On host builds the copies are host copies and messages in place (z planes) go straight from and
 // into the field.
 #include <algorithm>
@@ -47,9 +47,10 @@ struct Slot {
 };
 
 // Messages through the host travel in pieces of at most this many bytes, each sent once its own
-// copy has landed and copied in once it arrived, so that a message's copies to and from the host
-// overlap (four H100s, 512^3 per GPU on 1 x 2 x 2: whole 4 MiB faces, the exchange alone took
-// 774 us). $WAVEFD_MPI_PIECE_BYTES sets another size.
+// copy has landed and copied in once it arrived, so that one message's copies to and from the host
+// overlap (two H100s, one 4 MiB message each way: 17-19 GB/s whole, 18-22 in pieces). A step's
+// exchange of several faces is at the host link's floor either way (four H100s, 1 x 2 x 2: 810 us
+// whole, 829 in pieces; 256 KiB pieces, 1105). $WAVEFD_MPI_PIECE_BYTES sets another size.
 constexpr std::size_t kPieceBytes = std::size_t(1) << 20;
 
 std::size_t piece_bytes() {

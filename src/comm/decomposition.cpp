@@ -14,10 +14,12 @@ index_t part_start(index_t n, index_t p, index_t c) { return c * (n / p) + (c < 
 
 // What a rank's halo costs per step on a split, in face points: per split axis the area of the
 // rank's face across it, an x face counted kXFaceCost times. x is the contiguous axis: an x face is rows of R
-// values, and the shell slab behind it updates short rows (four H100s, star M=4 float, 512^3 per
-// GPU through peer: 1.30 ms a step on 2 x 1 x 2 and 2 x 2 x 1 against 0.686 on 1 x 2 x 2, the shell
-// alone 443 us against 97, the exchange 250-265 us against 137). Four, not that measured ratio:
-// x is split once the slabs of a y-z split would grow more than about 8 times longer than wide.
+// values. Where x is late, the shell slab behind it updates short rows (four H100s, star M=4 float,
+// 512^3 per GPU through peer with x late: 1.30 ms a step on 2 x 1 x 2 and 2 x 2 x 1 against 0.686
+// on 1 x 2 x 2, the shell alone 443 us against 97); peer sends x first instead (0.78 and 0.81 ms:
+// the update waits 156-226 us for them), but nccl and mpi, which carry every face between nodes,
+// leave x late. Four, not a measured ratio: x is split once the slabs of a y-z split would grow
+// more than about 8 times longer than wide.
 constexpr double kXFaceCost = 4.0;
 
 double halo_cost(const Index3& n, const Index3& p) {

@@ -90,6 +90,7 @@ class MpiHalo final : public ExchangeHalo<T> {
     }
     marks_ = std::make_unique<CopyMarks>(pieces_.size());
     requests_.resize(2 * pieces_.size());
+    arrived_.resize(pieces_.size());
     sent_.assign(pieces_.size(), false);
     trade_slots();
     if constexpr (kStaged) {
@@ -146,7 +147,6 @@ class MpiHalo final : public ExchangeHalo<T> {
     const std::size_t n = pieces_.size();
     std::size_t out = 0, in = 0;
     for (std::size_t k = 0; k < n; ++k) out += sent_[k];
-    std::vector<int> arrived(n);
     while (out < n || in < n) {
       for (std::size_t k = 0; k < n; ++k)
         if (!sent_[k] && marks_->reached(k)) {
@@ -157,11 +157,11 @@ class MpiHalo final : public ExchangeHalo<T> {
         }
       if (in == n) continue;
       int count = 0;
-      mpi_check(MPI_Testsome(int(n), requests_.data(), &count, arrived.data(), MPI_STATUSES_IGNORE), "MPI_Testsome");
+      mpi_check(MPI_Testsome(int(n), requests_.data(), &count, arrived_.data(), MPI_STATUSES_IGNORE), "MPI_Testsome");
       if (count == MPI_UNDEFINED) count = 0;
       in += std::size_t(count);
       for (int j = 0; j < count; ++j) {
-        const Piece& p = pieces_[std::size_t(arrived[std::size_t(j)])];
+        const Piece& p = pieces_[std::size_t(arrived_[std::size_t(j)])];
         if (routes_[p.message] == Route::direct) continue;  // in place already
         if (routes_[p.message] == Route::window) window_.sync();
         Kokkos::deep_copy(copy_in_, DeviceValues(this->recv_.data() + ms[p.message].recv_at + p.at, std::size_t(p.count)),
@@ -224,6 +224,7 @@ class MpiHalo final : public ExchangeHalo<T> {
   std::unique_ptr<CopyMarks> marks_;   // [piece]: its copy to the host
   std::vector<bool> sent_;             // [piece]: posted in this exchange
   std::vector<MPI_Request> requests_;  // [piece] receives, then [piece] sends
+  std::vector<int> arrived_;           // complete()'s MPI_Testsome: which receives are in
   // Host-to-device copies, on a stream of their own beside exec_'s device-to-host ones (exec_ itself
   // on host builds).
   std::unique_ptr<HaloInstance> copy_in_instance_;

@@ -273,7 +273,7 @@ void PeerMessages::post(int k, cudaStream_t stream) {
       if ((*messages_)[i].early != early) continue;
       if (wait_value(stream, CUdeviceptr(flags_ + n + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
         cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
-      copy(i, k, early, stream);
+      copy(i, k, stream);
       if (early) land(i, stream);
     }
   }
@@ -282,7 +282,7 @@ void PeerMessages::post(int k, cudaStream_t stream) {
     if (!(*messages_)[i].early) land(i, stream);
 }
 
-void PeerMessages::copy(std::size_t i, int k, bool ahead, cudaStream_t stream) {
+void PeerMessages::copy(std::size_t i, int k, cudaStream_t stream) {
   const GhostMessage& m = (*messages_)[i];
   const Target& t = targets_[i];
   const std::size_t row = std::size_t(m.send.extent(0)) * elem_;
@@ -300,7 +300,7 @@ void PeerMessages::copy(std::size_t i, int k, bool ahead, cudaStream_t stream) {
   if (row < kShortRowBytes) {
     launch_short_rows(from, std::int64_t(from_row), from_plane, t.field[std::size_t(k)], std::int64_t(to_row),
                       std::int64_t(t.layout.sz) * std::int64_t(elem_), std::int64_t(row), m.send.extent(1),
-                      m.send.extent(2), ahead ? ahead_blocks() : kBesideBlocks, stream);
+                      m.send.extent(2), kBesideBlocks, stream);
     cuda_check(cudaGetLastError(), "copy_short_rows");
     return;
   }

@@ -65,7 +65,9 @@ class PeerMessages {
 
  private:
   struct Offer;  // what a receiver tells the sender of a message (peer_messages.cpp)
-  void copy(std::size_t i, int k, bool ahead, cudaStream_t stream);  // message i's values of field k
+  // Message i's values of field k: early short rows packed into the receiver's staging, other short
+  // rows by a kernel beside the update, longer rows by the copy engines.
+  void copy(std::size_t i, int k, cudaStream_t stream);
   void land(std::size_t i, cudaStream_t stream);                     // its "landed" flag
   static int ahead_blocks();  // copy kernels the update waits for: as many blocks as the GPU holds
   struct Target {

@@ -191,8 +191,8 @@ TEST(TwoStep, TimelineRecordsEachPartOfTheStep) {
     engine.record_steps(nullptr);
     const auto at = timeline.mean_offsets();
     EXPECT_EQ(at[StepTimeline::begin], 0.0);
-    std::vector<StepTimeline::Mark> order{StepTimeline::started, StepTimeline::core, StepTimeline::finished,
-                                          StepTimeline::shell, StepTimeline::end};
+    std::vector<StepTimeline::Mark> order{StepTimeline::started, StepTimeline::core_start, StepTimeline::core,
+                                          StepTimeline::finished, StepTimeline::shell, StepTimeline::end};
     if (!overlap) order = {StepTimeline::started, StepTimeline::finished, StepTimeline::core, StepTimeline::end};
     double last = 0;
     for (StepTimeline::Mark m : order) {
@@ -201,6 +201,7 @@ TEST(TwoStep, TimelineRecordsEachPartOfTheStep) {
     }
     EXPECT_GT(at[StepTimeline::end], 0.0);
     if (!overlap) EXPECT_LT(at[StepTimeline::shell], 0.0);
+    if (!overlap) EXPECT_LT(at[StepTimeline::core_start], 0.0);
   }
 }
 

@@ -115,8 +115,10 @@ class RankParts:
         self.residual = max(self.balanced_step - self.core_yz - self.shell_yz, 0.0)
         self.core_z, self.shell_z = part(cx, "core"), part(cx, "shell")
         self.x_first_step = cx["full_step"]["seconds"]["min"]
-        # The core's mark falls when the core ends: it started that long minus the core alone in.
-        self.early = max(cx["timeline_per_step_s"]["core"]["mean"] - self.core_z, 0.0)
+        # When the update started: its own mark where bench records one, else the core's end less
+        # the core alone (which also counts the core's slowdown beside the late copies).
+        t = cx["timeline_per_step_s"]
+        self.early = max(t["core_start"]["mean"] if "core_start" in t else t["core"]["mean"] - self.core_z, 0.0)
         self.x_splits = xf["parallel"]["rank_grid"]
         nccl, peer = point_step(args.nccl_point, "--nccl-point"), point_step(args.peer_point, "--peer-point")
         self.nccl_per_face = max(nccl - peer, 0.0) / 4  # the 1x2x2 rank's four faces

@@ -15,10 +15,11 @@ namespace wavefd {
 class StepTimeline {
  public:
   // In the order an overlapped step enqueues them: begin (compute), started (the halo's instance,
-  // after start(): with NCCL the messages have arrived there), core (compute: the core, or the whole
-  // interior without overlap), finished (after finish(): ghosts unpacked), shell (the halo's
-  // instance), end (compute, once both instances are done).
-  enum Mark { begin, started, core, finished, shell, end, marks };
+  // after start(): with NCCL the messages have arrived there), core_start (compute, after start():
+  // the update may begin; later than begin where it waits for ghosts sent first, peer's x faces),
+  // core (compute: the core, or the whole interior without overlap), finished (after finish():
+  // ghosts unpacked), shell (the halo's instance), end (compute, once both instances are done).
+  enum Mark { begin, started, core_start, core, finished, shell, end, marks };
   static const char* name(Mark m);
 
   explicit StepTimeline(int steps);  // room for this many steps; later ones are not recorded

@@ -22,7 +22,7 @@ constexpr bool kEvents = false;
 }  // namespace
 
 const char* StepTimeline::name(Mark m) {
-  static constexpr const char* names[marks] = {"begin", "started", "core", "finished", "shell", "end"};
+  static constexpr const char* names[marks] = {"begin", "started", "core_start", "core", "finished", "shell", "end"};
   return names[m];
 }
 

@@ -223,6 +223,7 @@ void TwoStep<T>::step() {
     if (separate_instances_) halo_instance_->order(halo_exec_, compute_);  // the halo reads what the last step wrote
     halo_->start(u_);  // the ghosts the core reads are filled on compute_, ahead of it
     mark(halo_exec_, StepTimeline::started);
+    mark(compute_, StepTimeline::core_start);
     if (!core_.empty()) variant_->apply(a, core_);
     mark(compute_, StepTimeline::core);
     halo_->finish(u_);

@@ -116,7 +116,6 @@ PeerMessages::~PeerMessages() {
   cudaDeviceSynchronize();
   for (void* p : opened_) cudaIpcCloseMemHandle(p);
   cudaFree(flags_);
-  cudaFree(count_);
   cudaFree(staging_);
   if (unpacked_ != nullptr) cudaEventDestroy(unpacked_);
 }
@@ -133,18 +132,26 @@ std::string PeerMessages::prepare() {
   // landed[i] then ready[i]: n each.
   cuda_check(cudaMalloc(&flags_, std::max<std::size_t>(2 * n, 1) * sizeof(std::uint32_t)), "cudaMalloc (flags)");
   cuda_check(cudaMemset(flags_, 0, std::max<std::size_t>(2 * n, 1) * sizeof(std::uint32_t)), "cudaMemset (flags)");
-  cuda_check(cudaMalloc(&count_, sizeof(std::uint32_t)), "cudaMalloc (count)");
   cudaIpcMemHandle_t flags{};
   if (cudaIpcGetMemHandle(&flags, flags_) != cudaSuccess)
     return "transport peer: no IPC handle for device memory from cudaMalloc (" +
            std::string(cudaGetErrorString(cudaGetLastError())) + ")";
+  // The early messages in the order they are sent and waited for: a rank sends its face towards +x
+  // first, and that one fills the neighbour's box on the -x side, which the neighbour unpacks
+  // first, so that it unpacks one face while the other travels (the other way round, four H100s,
+  // 2 x 1 x 2: the first face to land waited ~25 us for the second to be unpacked after it).
+  for (std::size_t i = 0; i < n; ++i)
+    if ((*messages_)[i].early) early_sends_.push_back(i), early_waits_.push_back(i);
+  const auto side = [&](std::size_t i) { return direction_of((*messages_)[i].send_tag); };
+  std::stable_sort(early_sends_.begin(), early_sends_.end(), [&](std::size_t a, std::size_t b) { return side(a)[0] > side(b)[0]; });
+  std::stable_sort(early_waits_.begin(), early_waits_.end(), [&](std::size_t a, std::size_t b) { return side(a)[0] < side(b)[0]; });
   // Staging for the early messages of short rows: where the neighbours' packed faces land.
   staged_at_.assign(n, -1);
   for (std::size_t i = 0; i < n; ++i) {
     const GhostMessage& m = (*messages_)[i];
     if (!m.early || std::size_t(m.send.extent(0)) * elem_ >= kShortRowBytes) continue;
     staged_at_[i] = staging_bytes_;
-    staging_bytes_ += (std::int64_t(m.send.size()) * std::int64_t(elem_) + 255) / 256 * 256;
+    staging_bytes_ += 2 * slot_bytes(i);  // two slots: exchanges alternate (peer_messages.hpp)
   }
   cudaIpcMemHandle_t staging{};
   if (staging_bytes_ > 0) {
@@ -251,35 +258,51 @@ std::string PeerMessages::map() {
   return "";
 }
 
-void PeerMessages::post(int k, cudaStream_t stream) {
+void PeerMessages::post(int k, cudaStream_t stream, bool staged_by_update) {
   ++exchanges_;
   field_ = k;
   posted_on_ = stream;
-  static const auto write = driver<StreamValue>("cuStreamWriteValue32");
   static const auto wait_value = driver<StreamValue>("cuStreamWaitValue32");
   const std::size_t n = messages_->size();
   // This rank's ghost boxes are free for this exchange's values: the stream has done everything
   // enqueued before (the update that last read them, and any writes to the field from outside, such
   // as initial values over the ghosts). Each peer learns it through its "ready" flag for the
-  // message it sends here, and copies only after that.
-  if (write(stream, CUdeviceptr(count_), exchanges_, CU_STREAM_WRITE_VALUE_DEFAULT) != CUDA_SUCCESS)
-    cuda_check(cudaErrorUnknown, "cuStreamWriteValue32");
+  // message it sends here, and copies only after that. Staged messages need none (the message
+  // back of a staged one is staged too): see the slots in peer_messages.hpp.
   for (std::size_t i = 0; i < n; ++i)
-    cuda_check(cudaMemcpyAsync(targets_[i].ready, count_, sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream),
-               "cudaMemcpyAsync (ready)");
+    if (staged_at_[i] < 0) signal(targets_[i].ready, stream);
   // The early messages first, each with its "landed" flag right behind it: the update waits for them.
-  for (const bool early : {true, false}) {
-    for (std::size_t i = 0; i < n; ++i) {
-      if ((*messages_)[i].early != early) continue;
-      if (wait_value(stream, CUdeviceptr(flags_ + n + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
-        cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
-      copy(i, k, stream);
-      if (early) land(i, stream);
-    }
+  for (const std::size_t i : early_sends_) {
+    if (staged_at_[i] < 0 &&
+        wait_value(stream, CUdeviceptr(flags_ + n + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
+      cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
+    if (staged_at_[i] < 0 || !staged_by_update) copy(i, k, stream);
+    signal(targets_[i].flag, stream);
   }
-  // The values have landed: each flag is copied behind the copies on the same stream.
+  for (std::size_t i = 0; i < n; ++i) {
+    if ((*messages_)[i].early) continue;
+    if (wait_value(stream, CUdeviceptr(flags_ + n + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
+      cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
+    copy(i, k, stream);
+  }
+  // The values have landed: each flag is written behind the copies on the same stream.
   for (std::size_t i = 0; i < n; ++i)
-    if (!(*messages_)[i].early) land(i, stream);
+    if (!(*messages_)[i].early) signal(targets_[i].flag, stream);
+}
+
+PeerMessages::FaceTargets PeerMessages::next_staged_faces() const {
+  FaceTargets to{};
+  for (std::size_t i = 0; i < messages_->size(); ++i) {
+    if (staged_at_[i] < 0) continue;
+    const Index3 d = direction_of((*messages_)[i].send_tag);
+    for (int a = 0; a < 3; ++a)
+      if (d[a] != 0) to[std::size_t(a)][d[a] > 0] = targets_[i].staging + slot_of(exchanges_ + 1) * slot_bytes(i);
+  }
+  return to;
+}
+
+std::int64_t PeerMessages::slot_bytes(std::size_t i) const {
+  return (std::int64_t((*messages_)[i].send.size()) * std::int64_t(elem_) + 255) / 256 * 256;
 }
 
 void PeerMessages::copy(std::size_t i, int k, cudaStream_t stream) {
@@ -291,7 +314,7 @@ void PeerMessages::copy(std::size_t i, int k, cudaStream_t stream) {
   const std::size_t from_row = std::size_t(layout_.sy) * elem_, to_row = std::size_t(t.layout.sy) * elem_;
   const std::int64_t from_plane = std::int64_t(layout_.sz) * std::int64_t(elem_);
   if (staged_at_[i] >= 0) {  // packed straight into the receiver's staging, unpacked there
-    launch_short_rows(from, std::int64_t(from_row), from_plane, t.staging, std::int64_t(row),
+    launch_short_rows(from, std::int64_t(from_row), from_plane, t.staging + slot_of(exchanges_) * slot_bytes(i), std::int64_t(row),
                       std::int64_t(row) * m.send.extent(1), std::int64_t(row), m.send.extent(1), m.send.extent(2),
                       ahead_blocks(), stream);
     cuda_check(cudaGetLastError(), "copy_short_rows (pack)");
@@ -313,17 +336,19 @@ void PeerMessages::copy(std::size_t i, int k, cudaStream_t stream) {
   cuda_check(cudaMemcpy3DAsync(&p, stream), "cudaMemcpy3DAsync");
 }
 
-void PeerMessages::land(std::size_t i, cudaStream_t stream) {
-  cuda_check(cudaMemcpyAsync(targets_[i].flag, count_, sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream),
-             "cudaMemcpyAsync (flag)");
+void PeerMessages::signal(std::uint32_t* flag, cudaStream_t stream) const {
+  // The default write is fenced: the work before it on the stream, remote stores included, is
+  // visible to whoever sees the value.
+  static const auto write = driver<StreamValue>("cuStreamWriteValue32");
+  if (write(stream, CUdeviceptr(flag), exchanges_, CU_STREAM_WRITE_VALUE_DEFAULT) != CUDA_SUCCESS)
+    cuda_check(cudaErrorUnknown, "cuStreamWriteValue32");
 }
 
 void PeerMessages::wait_early(cudaStream_t stream) {
   static const auto wait_value = driver<StreamValue>("cuStreamWaitValue32");
   bool staged = false;
-  for (std::size_t i = 0; i < messages_->size(); ++i) {
+  for (const std::size_t i : early_waits_) {
     const GhostMessage& m = (*messages_)[i];
-    if (!m.early) continue;
     if (wait_value(stream, CUdeviceptr(flags_ + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
       cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
     if (staged_at_[i] < 0) continue;
@@ -331,13 +356,13 @@ void PeerMessages::wait_early(cudaStream_t stream) {
     const std::int64_t row = m.recv.extent(0) * std::int64_t(elem_);
     char* ghosts = static_cast<char*>(fields_[std::size_t(field_)]) +
                    std::ptrdiff_t(layout_.at(m.recv.lo[0], m.recv.lo[1], m.recv.lo[2]) * index_t(elem_));
-    launch_short_rows(static_cast<char*>(staging_) + staged_at_[i], row, row * m.recv.extent(1), ghosts,
+    launch_short_rows(static_cast<char*>(staging_) + staged_at_[i] + slot_of(exchanges_) * slot_bytes(i), row, row * m.recv.extent(1), ghosts,
                       std::int64_t(layout_.sy) * std::int64_t(elem_), std::int64_t(layout_.sz) * std::int64_t(elem_), row,
                       m.recv.extent(1), m.recv.extent(2), ahead_blocks(), stream);
     cuda_check(cudaGetLastError(), "copy_short_rows (unpack)");
   }
-  // The next exchange's "ready", on the stream of post(), comes after these unpacks: the peers may
-  // then overwrite the staging they read.
+  // This rank's next flags, on the stream of post(), come after these unpacks: a peer that sees
+  // them may write the slot read here again (two exchanges on).
   if (staged) {
     cuda_check(cudaEventRecord(unpacked_, stream), "cudaEventRecord");
     cuda_check(cudaStreamWaitEvent(posted_on_, unpacked_, 0), "cudaStreamWaitEvent");

@@ -24,12 +24,13 @@ struct GhostImages {
   int wx = 0;
   int face[3][2] = {};                   // [axis][low, high side]: what the ghosts beyond it hold
   std::int64_t origin = 0, sy = 0, sz = 0;  // flat index of (0,0,0), row and plane pitch
-  // Faces whose h interior layers leave packed (comm::ExchangePlan): each point within h of such a
-  // face is also stored at send[axis][side] + its place in the face's box (x fastest), where the
-  // pack kernel would put it, so that no pack kernel runs before the messages. That is the halo's
-  // send buffer, or for `peer` the neighbour's staging (its memory, mapped here); null: the face
-  // sends nothing packed. Of the field's T.
-  void* send[3][2] = {};
+  // Faces whose h interior layers leave by message from a packed buffer (the halo's send buffer,
+  // comm::ExchangePlan): each point within h of such a face is also stored there, where the pack
+  // kernel would put it (send_at[axis][side] + its place in the face's box, x fastest), so that no
+  // pack kernel runs before the messages. `send` is that buffer (of the field's T); send_at < 0:
+  // the face sends nothing packed.
+  void* send = nullptr;
+  std::int64_t send_at[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
 
   // How far beyond the faces of `axis` images reach: h, or wx along a wrapped x.
   WAVEFD_HOST_DEVICE int reach(int axis) const { return axis == 0 && face[0][0] == wrap && wx > h ? wx : h; }
@@ -41,36 +42,22 @@ struct GhostImages {
 
   // Whether v lies within h of a face of `axis` that sends packed (then v's points go to the buffer).
   WAVEFD_HOST_DEVICE bool sends_at(int axis, int v) const {
-    return (v < h && send[axis][0]) || (v >= n[axis] - h && send[axis][1]);
-  }
-  bool sends_any() const {
-    for (const auto& a : send)
-      if (a[0] || a[1]) return true;
-    return false;
+    return send && ((v < h && send_at[axis][0] >= 0) || (v >= n[axis] - h && send_at[axis][1] >= 0));
   }
 
   // Stores V consecutive points from (x, y, z) into the send buffer, at every face box of the
-  // packed faces within h of which they lie (up to three, more where an axis is under 2h). An x
-  // face's row goes as whole `Vector`s where the run lies in it aligned: one store across NVLink
-  // per 16 bytes instead of one per value, where the buffer is a neighbour's.
-  template <class Vector = void, class T, int V>
+  // packed faces within h of which they lie (up to three, more where an axis is under 2h).
+  template <class T, int V>
   WAVEFD_HOST_DEVICE void store_sends(int x, int y, int z, const T (&value)[V]) const {
+    T* buffer = static_cast<T*>(send);
     const int c[3] = {x, y, z};
     for (int a = 0; a < 3; ++a)
       for (int side = 0; side < 2; ++side) {
-        T* buffer = static_cast<T*>(send[a][side]);
-        if (!buffer) continue;
+        if (send_at[a][side] < 0) continue;
         const int lo = side ? n[a] - h : 0;  // the face box spans [lo, lo + h) on a, the interior elsewhere
         if (a != 0 && (c[a] < lo || c[a] >= lo + h)) continue;
         const std::int64_t ex = a == 0 ? h : n[0], ey = a == 1 ? h : n[1];
-        const std::int64_t row = ex * ((y - (a == 1 ? lo : 0)) + ey * (z - (a == 2 ? lo : 0)));
-        if constexpr (!std::is_void_v<Vector>) {
-          T* to = buffer + row + (x - lo);
-          if (a == 0 && x >= lo && x + V <= lo + h && reinterpret_cast<std::uintptr_t>(to) % sizeof(Vector) == 0) {
-            store_run<Vector>(to, T(1), value);
-            continue;
-          }
-        }
+        const std::int64_t row = send_at[a][side] + ex * ((y - (a == 1 ? lo : 0)) + ey * (z - (a == 2 ? lo : 0)));
         for (int v = 0; v < V; ++v) {
           const int xv = x + v - (a == 0 ? lo : 0);
           if (a != 0 || (xv >= 0 && xv < h)) buffer[row + xv] = value[v];
@@ -168,7 +155,7 @@ struct GhostImages {
   WAVEFD_HOST_DEVICE void store(T* f, const Column<V>& c, int x, int y, int z, std::int64_t p,
                                 const T (&value)[V]) const {
     const bool z_near = active && (z < h || z >= n[2] - h);
-    if (c.sends || (z_near && sends_at(2, z))) store_sends<Vector>(x, y, z, value);
+    if (c.sends || (z_near && sends_at(2, z))) store_sends(x, y, z, value);
     if (!c.any && !z_near) return;
     if (c.x_run && !c.y_has && !z_near) {  // the common image: one wrapped run along x (sign +1)
       store_run<Vector>(f + p + c.x_to[0], T(1), value);  // kept short: it diverges from its warp
@@ -219,7 +206,7 @@ struct GhostImages {
   template <class T>
   void store_row(T* f, int y, int z, std::int64_t p) const {
     if (!active) return;
-    if (sends_any()) store_row_sends(f + p, y, z);
+    if (send) store_row_sends(f + p, y, z);
     for (int a = 0; a < 3; ++a)
       if (n[a] < 2 * reach(a) || face[a][0] != face[a][1]) {  // two images on an axis: point by point
         for (int x = 0; x < n[0]; ++x) store(f, x, y, z, p + x, f[p + x]);
@@ -266,16 +253,17 @@ struct GhostImages {
   // to the x faces' boxes, the whole row to a y or z face's box, each a contiguous run there.
   template <class T>
   void store_row_sends(const T* row, int y, int z) const {
+    T* buffer = static_cast<T*>(send);
     for (int side = 0; side < 2; ++side)
-      if (send[0][side])
-        std::memcpy(static_cast<T*>(send[0][side]) + std::int64_t(h) * (y + std::int64_t(n[1]) * z),
+      if (send_at[0][side] >= 0)
+        std::memcpy(buffer + send_at[0][side] + std::int64_t(h) * (y + std::int64_t(n[1]) * z),
                     row + (side ? n[0] - h : 0), sizeof(T) * h);
     for (int a = 1; a < 3; ++a)
       for (int side = 0; side < 2; ++side) {
         const int c = a == 1 ? y : z, lo = side ? n[a] - h : 0;
-        if (!send[a][side] || c < lo || c >= lo + h) continue;
+        if (send_at[a][side] < 0 || c < lo || c >= lo + h) continue;
         const std::int64_t ey = a == 1 ? h : n[1];
-        std::memcpy(static_cast<T*>(send[a][side]) + std::int64_t(n[0]) * ((y - (a == 1 ? lo : 0)) + ey * (z - (a == 2 ? lo : 0))),
+        std::memcpy(buffer + send_at[a][side] + std::int64_t(n[0]) * ((y - (a == 1 ? lo : 0)) + ey * (z - (a == 2 ? lo : 0))),
                     row, sizeof(T) * n[0]);
       }
   }

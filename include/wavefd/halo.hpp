@@ -45,12 +45,12 @@ struct HaloTimes {
   long exchanges = 0;
 };
 
-// Where an update stores the points next to the faces that leave packed, as it updates them
-// (GhostImages::send): [axis][side], the face's box, x fastest, in the send buffer or (peer) in the
-// neighbour's staging; all null where it cannot (no packed message, or an edge or corner among them).
+// The packed send buffer of an exchange whose packed messages are all faces, for a kernel to store
+// the points next to those faces into as it updates them (GhostImages::send, send_at): buffer null
+// where it cannot (no packed message, or an edge or corner among them).
 struct SendFaces {
-  void* to[3][2] = {};
-  bool any() const { return to[0][0] || to[0][1] || to[1][0] || to[1][1] || to[2][0] || to[2][1]; }
+  void* buffer = nullptr;
+  std::int64_t at[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};  // [axis][side]: the face's box in the buffer, or -1
 };
 
 template <class T>
@@ -73,8 +73,7 @@ class Halo {
   // arrive by message (edges): the kernel stores them as ghost images (GhostFillMode::kernel).
   // Exchanging transports only; on by default.
   virtual void fill_early(bool on) { (void)on; }
-  // Where the update enqueued after the last start() can store the packed faces that the next
-  // start() sends (see SendFaces). Asked again after every start(): `peer` alternates them.
+  // Where an update can store the packed faces itself (see SendFaces).
   virtual SendFaces send_faces() const { return {}; }
   // On: the send buffer already holds the faces of the field the next start() gets (the update
   // stored them through send_faces()), so that start() posts the messages without a pack kernel.

@@ -57,8 +57,8 @@ bool kernel_can_fill_ghosts(const ParallelSpec& par, Boundary b, const Variant& 
 bool ghosts_by_kernel(GhostFillMode mode, const ParallelSpec& par, Boundary b, const Variant& v);
 
 // Whether the update kernel can pack the faces: the variant writes ghost images, ranks exchange,
-// the stencil reads no edges (every packed message is a face) and an overlapped step has no x
-// slabs (x not split, or `peer`, which sends the x faces first). Where no face is packed (all go in place) there is nothing
+// the stencil reads no edges (every packed message is a face) and an overlapped step does not
+// split x (as kernel_can_fill_ghosts). Where no face is packed (all go in place) there is nothing
 // to pack, by either.
 bool kernel_can_pack(const ParallelSpec& par, const Stencil& s, const Variant& v);
 // Resolves par.pack; throws Error for kernel where it cannot.
@@ -110,7 +110,7 @@ class TwoStep {
   bool ghosts_by_kernel() const { return own_images_; }
   // Whether the kernel packs the faces that leave by message (ParallelSpec::pack, resolved, and some
   // face is packed).
-  bool packs_by_kernel() const { return kernel_packs_; }
+  bool packs_by_kernel() const { return images_.send != nullptr; }
   // Steps from now on record their marks into `t` (nullptr: none); the caller keeps it alive.
   void record_steps(StepTimeline* t) { timeline_ = t; }
   void advance(long n) {
@@ -138,9 +138,7 @@ class TwoStep {
                                      // spans alone (own_images_), or the packed faces (send), or both
   bool own_images_ = false;          // GhostFillMode::kernel, resolved
   bool ghosts_current_ = false;      // with own_images_: the ghosts of u and u- hold their images
-  bool kernel_packs_ = false;        // ParallelSpec::pack resolved, and some face is packed: the update
-                                     // stores those faces where the halo's send_faces() says
-  bool sends_current_ = false;       // with kernel_packs_: the send buffer holds the faces of u
+  bool sends_current_ = false;       // with images_.send: the send buffer holds the faces of u
   Box core_;
   std::vector<Box> shell_;
   std::unique_ptr<Halo<T>> halo_;

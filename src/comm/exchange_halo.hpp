@@ -53,7 +53,8 @@ class ExchangeHalo : public Halo<T> {
       const Index3 d = direction_of(m.send_tag);
       if ((d[0] != 0) + (d[1] != 0) + (d[2] != 0) != 1) return {};  // an edge or corner: the pack kernel's
       for (int a = 0; a < 3; ++a)
-        if (d[a] != 0) s.to[a][d[a] > 0] = send_.data() + m.send_at;
+        if (d[a] != 0) s.at[a][d[a] > 0] = m.send_at;
+      s.buffer = send_.data();
     }
     return s;
   }

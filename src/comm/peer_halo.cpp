@@ -1,8 +1,8 @@
 // `peer`: the ranks of one node copy their faces straight into each other's ghost boxes with the
 // GPU's copy engines, through memory mapped across processes (peer_messages.hpp says how and why).
 // Every message is a box of the field to a box of the neighbour's field, so nothing is packed or
-// unpacked, except the x faces (rows of R values), which go first through the neighbour's staging:
-// the update stores them there itself where it can (send_faces()); the fills from the field itself (rigid
+// unpacked (except the x faces, rows of R values, which go first through the neighbour's staging)
+// and the update kernel stores no send buffer; the fills from the field itself (rigid
 // walls, axes a rank spans alone) are ExchangeHalo's. CUDA builds with MPI; ranks on one node
 // (communication_node(): a pseudo-node of scripts/pseudo_nodes.sh counts as a node).
 #include <Kokkos_Core.hpp>
@@ -53,8 +53,7 @@ class PeerHalo final : public Halo<T> {
   void start(Field<T>& f) override {
     Kokkos::Timer t;
     if (fill_early_) fill_ghosts(early_, f, plan_.walls, {ShellPart::early, plan_.late_axes}, edges_read_);
-    messages_->post(field_index(f), exec_.cuda_stream(), packed_by_update_);
-    packed_by_update_ = false;  // for this start() only
+    messages_->post(field_index(f), exec_.cuda_stream());
     messages_->wait_early(early_.cuda_stream());  // the x faces, before the update reads them
     this->times_.pack += t.seconds();
   }
@@ -69,14 +68,6 @@ class PeerHalo final : public Halo<T> {
   }
   std::array<bool, 3> late() const override { return late_of(plan_.late_axes); }
   bool moves_without_kernels() const override { return true; }
-  SendFaces send_faces() const override {
-    SendFaces s;
-    const PeerMessages::FaceTargets to = messages_->next_staged_faces();
-    for (int a = 0; a < 3; ++a)
-      for (int side = 0; side < 2; ++side) s.to[a][side] = to[std::size_t(a)][std::size_t(side)];
-    return s;
-  }
-  void packed_by_update(bool on) override { packed_by_update_ = on; }
   void fill_early(bool on) override { fill_early_ = on; }
 
  private:
@@ -91,7 +82,6 @@ class PeerHalo final : public Halo<T> {
   std::vector<void*> fields_;
   std::unique_ptr<PeerMessages> messages_;
   bool fill_early_ = true;
-  bool packed_by_update_ = false;
   bool edges_read_;
 };
 

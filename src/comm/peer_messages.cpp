@@ -116,6 +116,7 @@ PeerMessages::~PeerMessages() {
   cudaDeviceSynchronize();
   for (void* p : opened_) cudaIpcCloseMemHandle(p);
   cudaFree(flags_);
+  cudaFree(count_);
   cudaFree(staging_);
   if (unpacked_ != nullptr) cudaEventDestroy(unpacked_);
 }
@@ -132,6 +133,7 @@ std::string PeerMessages::prepare() {
   // landed[i] then ready[i]: n each.
   cuda_check(cudaMalloc(&flags_, std::max<std::size_t>(2 * n, 1) * sizeof(std::uint32_t)), "cudaMalloc (flags)");
   cuda_check(cudaMemset(flags_, 0, std::max<std::size_t>(2 * n, 1) * sizeof(std::uint32_t)), "cudaMemset (flags)");
+  cuda_check(cudaMalloc(&count_, sizeof(std::uint32_t)), "cudaMalloc (count)");
   cudaIpcMemHandle_t flags{};
   if (cudaIpcGetMemHandle(&flags, flags_) != cudaSuccess)
     return "transport peer: no IPC handle for device memory from cudaMalloc (" +
@@ -258,47 +260,47 @@ std::string PeerMessages::map() {
   return "";
 }
 
-void PeerMessages::post(int k, cudaStream_t stream, bool staged_by_update) {
+void PeerMessages::post(int k, cudaStream_t stream) {
   ++exchanges_;
   field_ = k;
   posted_on_ = stream;
   static const auto wait_value = driver<StreamValue>("cuStreamWaitValue32");
   const std::size_t n = messages_->size();
+  signal(count_, stream);
+  // The staged messages first, each with its "landed" flag right behind it: the update waits for
+  // them, and they wait for nothing (see the slots in peer_messages.hpp).
+  for (const std::size_t i : early_sends_)
+    if (staged_at_[i] >= 0) copy(i, k, stream), land(i, stream);
   // This rank's ghost boxes are free for this exchange's values: the stream has done everything
   // enqueued before (the update that last read them, and any writes to the field from outside, such
   // as initial values over the ghosts). Each peer learns it through its "ready" flag for the
-  // message it sends here, and copies only after that. Staged messages need none (the message
-  // back of a staged one is staged too): see the slots in peer_messages.hpp.
+  // message it sends here, and copies only after that. Staged messages need none: the message back
+  // of a staged one is staged too.
   for (std::size_t i = 0; i < n; ++i)
-    if (staged_at_[i] < 0) signal(targets_[i].ready, stream);
-  // The early messages first, each with its "landed" flag right behind it: the update waits for them.
-  for (const std::size_t i : early_sends_) {
-    if (staged_at_[i] < 0 &&
-        wait_value(stream, CUdeviceptr(flags_ + n + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
-      cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
-    if (staged_at_[i] < 0 || !staged_by_update) copy(i, k, stream);
-    signal(targets_[i].flag, stream);
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    if ((*messages_)[i].early) continue;
-    if (wait_value(stream, CUdeviceptr(flags_ + n + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
-      cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
-    copy(i, k, stream);
-  }
-  // The values have landed: each flag is written behind the copies on the same stream.
+    if (staged_at_[i] < 0)
+      cuda_check(cudaMemcpyAsync(targets_[i].ready, count_, sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream),
+                 "cudaMemcpyAsync (ready)");
+  // Then the other early messages, then the late ones (their flags behind all of them).
+  for (const bool early : {true, false})
+    for (std::size_t i = 0; i < n; ++i) {
+      if ((*messages_)[i].early != early || staged_at_[i] >= 0) continue;
+      if (wait_value(stream, CUdeviceptr(flags_ + n + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
+        cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
+      copy(i, k, stream);
+      if (early) land(i, stream);
+    }
   for (std::size_t i = 0; i < n; ++i)
-    if (!(*messages_)[i].early) signal(targets_[i].flag, stream);
+    if (!(*messages_)[i].early) land(i, stream);
 }
 
-PeerMessages::FaceTargets PeerMessages::next_staged_faces() const {
-  FaceTargets to{};
-  for (std::size_t i = 0; i < messages_->size(); ++i) {
-    if (staged_at_[i] < 0) continue;
-    const Index3 d = direction_of((*messages_)[i].send_tag);
-    for (int a = 0; a < 3; ++a)
-      if (d[a] != 0) to[std::size_t(a)][d[a] > 0] = targets_[i].staging + slot_of(exchanges_ + 1) * slot_bytes(i);
+void PeerMessages::land(std::size_t i, cudaStream_t stream) {
+  const GhostMessage& m = (*messages_)[i];
+  if (staged_at_[i] >= 0 || std::size_t(m.send.extent(0)) * elem_ < kShortRowBytes) {
+    signal(targets_[i].flag, stream);  // the values came from a kernel
+    return;
   }
-  return to;
+  cuda_check(cudaMemcpyAsync(targets_[i].flag, count_, sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream),
+             "cudaMemcpyAsync (flag)");
 }
 
 std::int64_t PeerMessages::slot_bytes(std::size_t i) const {

@@ -8,8 +8,10 @@
 // copies are kernels: on four H100s, 512^3 per GPU on the 1 x 2 x 2 grid, its exchange took 128 us
 // alone and 420 us beside the core, on SMs the core then lacked). Each exchange has a number,
 // counted alike by every rank (exchanges are collective), and two 4-byte flags per message carry
-// it, each written by the stream behind the work it reports (cuStreamWriteValue32 into the peer's
-// memory; 4-byte copies by the copy engines took 5-10 us each, and an x face waits behind three):
+// it, each set on the stream behind the work it reports: "landed" after a kernel written by the
+// stream itself into the peer's memory (cuStreamWriteValue32: 5-10 us sooner than a copy), every
+// other flag copied by the copy engines (a flag the stream wrote behind a copy-engine copy let the
+// receiver read ghosts still landing: four H100s, minimod's deck on 1 x 2 x 2 at 8e9e50d):
 //  - ready: the receiver, at the start of its exchange, tells the sender that its ghost box is free
 //    (everything enqueued before on its stream is done: the update that last read those ghosts,
 //    and writes to the field from outside, such as initial values over the ghosts); the sender's
@@ -57,14 +59,8 @@ class PeerMessages {
 
   // Exchange of field `k` (an index into `fields`) on `stream`: "ready" to every peer, then each
   // message's copy once its receiver is ready, then its "landed" flag; the early messages
-  // (GhostMessage::early) first, copied by as many blocks as the GPU holds. `staged_by_update`:
-  // the update before stored the staged faces where next_staged_faces() said; only their flags go.
-  void post(int k, cudaStream_t stream, bool staged_by_update = false);
-  // Where the staged faces of the exchange after the last post() go, [axis][side] (x fastest, of
-  // the field's type), in the neighbours' staging: the update stores them there itself
-  // (GhostImages::send), so that post() has neither a pack kernel nor a wait for "ready".
-  using FaceTargets = std::array<std::array<void*, 2>, 3>;
-  FaceTargets next_staged_faces() const;
+  // (GhostMessage::early) first, copied by as many blocks as the GPU holds.
+  void post(int k, cudaStream_t stream);
   // Work enqueued on `stream` from now on starts once every message of the last post() has landed.
   void wait(cudaStream_t stream);
   // ... once its early messages have landed.
@@ -76,6 +72,7 @@ class PeerMessages {
   // rows by a kernel beside the update, longer rows by the copy engines.
   void copy(std::size_t i, int k, cudaStream_t stream);
   void signal(std::uint32_t* flag, cudaStream_t stream) const;  // sets a flag here or in a peer to this exchange's number
+  void land(std::size_t i, cudaStream_t stream);                 // message i's "landed" flag, behind its values
   static int ahead_blocks();  // copy kernels the update waits for: as many blocks as the GPU holds
   struct Target {
     std::vector<char*> field;  // the ghost box's first point in each of the receiver's fields
@@ -92,6 +89,7 @@ class PeerMessages {
   std::vector<Target> targets_;        // [message]
   std::vector<void*> opened_;          // bases opened from other processes, closed at the end
   std::uint32_t* flags_ = nullptr;     // [message] landed, then [message] ready (peer_messages.hpp's top)
+  std::uint32_t* count_ = nullptr;     // this exchange's number, the source of flags the copy engines copy
   std::uint32_t exchanges_ = 0;
   std::vector<std::size_t> early_sends_, early_waits_;  // the early messages, in sending and waiting order
   // Early messages of short rows (x faces) are staged: a kernel packs the face straight into the
@@ -101,9 +99,9 @@ class PeerMessages {
   // moved by the copy engines, by about 180). staging_ holds staging_bytes_, where the neighbours'
   // faces land; staged_at_[message]: the offset there, -1 where not staged.
   // Each staged message has two slots, and exchange e uses slot e % 2, so that a sender needs no
-  // "ready": it writes slot e % 2 (by its pack in post(e), or by its update after post(e - 1)) only
-  // after it saw a flag of exchange e - 1 from the receiver, whose flags of an exchange follow its
-  // unpack of the one before (wait_early()), the last read of that slot.
+  // "ready": it packs into slot e % 2 in post(e), behind its wait for exchange e - 1's flags from
+  // the receiver, whose flags of an exchange follow its unpack of the one before (wait_early()),
+  // the last read of that slot.
   static std::int64_t slot_of(std::uint32_t exchange) { return exchange % 2; }
   std::int64_t slot_bytes(std::size_t message) const;
   void* staging_ = nullptr;

@@ -59,18 +59,17 @@ bool ghosts_by_kernel(GhostFillMode mode, const ParallelSpec& par, Boundary b, c
 
 bool kernel_can_pack(const ParallelSpec& par, const Stencil& s, const Variant& v) {
   const bool edges = comm::reads_edges(v.reads(s));
-  // peer sends the x faces before the update (stencils that read no edges), so it has no x slabs;
-  // they are the only faces it packs, straight into the neighbour's staging.
-  const bool x_slabs = par.overlap && par.rank_grid[0] > 1 && par.transport != Transport::peer;
-  const bool packs = par.transport != Transport::local;
+  const bool x_slabs = par.overlap && par.rank_grid[0] > 1;
+  // peer sends every message straight from the field: nothing is packed.
+  const bool packs = par.transport != Transport::local && par.transport != Transport::peer;
   return v.writes_ghost_images() && packs && !edges && !x_slabs;
 }
 
 bool pack_by_kernel(const ParallelSpec& par, const Stencil& s, const Variant& v) {
   const bool possible = kernel_can_pack(par, s, v);
   if (par.pack == GhostFillMode::kernel && !possible)
-    throw Error("parallel.pack = kernel needs a variant that writes ghost images, a transport that packs (not local), "
-                "a stencil that reads no edges and x not split when overlap is on (not '" + v.name() + "', " +
+    throw Error("parallel.pack = kernel needs a variant that writes ghost images, a transport that packs (not local "
+                "or peer), a stencil that reads no edges and x not split when overlap is on (not '" + v.name() + "', " +
                 s.name + ", transport " + std::string(to_string(par.transport)) + ", rank grid " +
                 to_string(par.rank_grid) + "); accepted: auto, separate (for this variant and rank grid)");
   return possible && par.pack != GhostFillMode::separate;
@@ -143,7 +142,7 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
   layout_ = make_layout(spec_.domain.local, s.radius, spec.pad_rows, sizeof(T));
 
   own_images_ = wavefd::ghosts_by_kernel(par.ghost_fill, par, spec.boundary, v) && s.radius > 0;
-  kernel_packs_ = wavefd::pack_by_kernel(par, s, v) && s.radius > 0;
+  const bool kernel_packs = wavefd::pack_by_kernel(par, s, v) && s.radius > 0;
 
   // With overlap on a GPU the halo gets its own instance (stream), so that it runs beside the core.
   separate_instances_ = overlap() && !kHostBuild;
@@ -166,8 +165,13 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
              .early = compute_};
   h.fields = {u_.data.data(), u_prev_.data.data()};
   halo_ = make_halo<T>(h);
-  kernel_packs_ = kernel_packs_ && halo_->send_faces().any();  // else every face goes in place
-  if (own_images_ || kernel_packs_) images_ = ghost_images(layout_, spec.boundary, par.rank_grid, sizeof(T), own_images_);
+  const SendFaces sends = kernel_packs ? halo_->send_faces() : SendFaces{};
+  if (own_images_ || sends.buffer) {
+    images_ = ghost_images(layout_, spec.boundary, par.rank_grid, sizeof(T), own_images_);
+    images_.send = sends.buffer;
+    for (int a = 0; a < 3; ++a)
+      for (int side = 0; side < 2; ++side) images_.send_at[a][side] = sends.at[a][side];
+  }
   // Shell slabs are R deep along z. Along x they are a whole line of a row (kRowAlignBytes), so that
   // no kernel works on rows a few values long (every variant reads and writes x in such lines).
   // Along y they are a whole tile of the streaming GPU kernels deep (kShellRows) where the
@@ -204,14 +208,7 @@ void TwoStep<T>::step() {
   a.images = images_;
   // The update of the step before stored the faces of u into the send buffer: no pack kernel.
   halo_->packed_by_update(sends_current_);
-  sends_current_ = kernel_packs_;  // this step's update stores those of u+ (all of the interior)
-  // Where this step's update stores them: asked after start(), for the exchange after it.
-  const auto store_sends_for_next = [&] {
-    if (!kernel_packs_) return;
-    const SendFaces to = halo_->send_faces();
-    for (int axis = 0; axis < 3; ++axis)
-      for (int side = 0; side < 2; ++side) a.images.send[axis][side] = to.to[axis][side];
-  };
+  sends_current_ = images_.send != nullptr;  // this step's update stores those of u+ (all of the interior)
   if (own_images_ && !exchanging()) {
     variant_->apply(a, layout_.interior());
     mark(compute_, StepTimeline::core);
@@ -220,7 +217,6 @@ void TwoStep<T>::step() {
     mark(compute_, StepTimeline::started);
     halo_->finish(u_);
     mark(compute_, StepTimeline::finished);
-    store_sends_for_next();
     variant_->apply(a, layout_.interior());
     mark(compute_, StepTimeline::core);
   } else {
@@ -228,7 +224,6 @@ void TwoStep<T>::step() {
     halo_->start(u_);  // the ghosts the core reads are filled on compute_, ahead of it
     mark(halo_exec_, StepTimeline::started);
     mark(compute_, StepTimeline::core_start);
-    store_sends_for_next();
     if (!core_.empty()) variant_->apply(a, core_);
     mark(compute_, StepTimeline::core);
     halo_->finish(u_);

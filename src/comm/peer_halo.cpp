@@ -39,7 +39,7 @@ class PeerHalo final : public Halo<T> {
     agree([&] { check_one_node(plan_.messages); });
     for (const void* f : spec.fields) fields_.push_back(const_cast<void*>(f));
     const Layout& l = spec.layout;
-    messages_ = std::make_unique<PeerMessages>(plan_.messages, PeerLayout{l.origin, l.sy, l.sz}, fields_, sizeof(T));
+    messages_ = std::make_unique<PeerMessages>(plan_.messages, PeerLayout{l.origin, l.sy, l.sz, l.n[0], l.halo}, fields_, sizeof(T));
     agree([&] {
       if (std::string why = messages_->prepare(); !why.empty()) throw Error(why);
     });

@@ -37,7 +37,20 @@ namespace wavefd::comm {
 // (Layout's arithmetic, plain here).
 struct PeerLayout {
   index_t origin = 0, sy = 0, sz = 0;
+  index_t nx = 0;  // interior points along x
+  int halo = 0;    // ghost layers
   index_t at(index_t x, index_t y, index_t z) const { return origin + x + y * sy + z * sz; }
+};
+
+// A box of short rows (x faces: R values a row) as a copy kernel moves it: where its rows start and
+// how far apart they lie, at the source and at the target. `pad`: a row of one 16-byte word also
+// writes a word of zeros right before (-1) or after (+1) it at the target, where that is row
+// padding, so that the target's 32-byte sectors are written whole (GhostImages::wx says why).
+struct ShortRows {
+  const char* from = nullptr;
+  char* to = nullptr;
+  std::int64_t from_row = 0, from_plane = 0, to_row = 0, to_plane = 0;
+  int pad = 0;
 };
 
 class PeerMessages {
@@ -71,6 +84,10 @@ class PeerMessages {
   // Message i's values of field k: early short rows packed into the receiver's staging, other short
   // rows by a kernel beside the update, longer rows by the copy engines.
   void copy(std::size_t i, int k, cudaStream_t stream);
+  ShortRows packed_rows(std::size_t i, int k) const;  // staged message i: field k to the receiver's staging
+  ShortRows unpacked_rows(std::size_t i) const;       // ... the sender's values, staging to ghosts here
+  void copy_staged(const std::vector<std::size_t>& group, bool pack, int k, cudaStream_t stream);
+  bool pair_boxes_ = true, unpack_sectors_ = true;    // EXPERIMENT
   void signal(std::uint32_t* flag, cudaStream_t stream) const;  // sets a flag here or in a peer to this exchange's number
   void land(std::size_t i, cudaStream_t stream);                 // message i's "landed" flag, behind its values
   static int ahead_blocks();  // copy kernels the update waits for: as many blocks as the GPU holds

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -20,60 +19,37 @@ constexpr int kShortRowThreads = 256;
 // waits for) as many as the GPU holds at once.
 constexpr int kBesideBlocks = 128, kAheadBlocksPerSM = 8;
 
-template <int N>
-struct ShortRowBoxes {
-  ShortRows box[N];
-};
-
-// N boxes of one shape copied by the SMs, one Word of each a thread, loads before stores (two x
-// faces of a row lie in one row of the field). The copy engines move such a box row by row: on four
-// H100s the x faces of 512^3 per GPU (16-byte rows) took 725 us alone and ended about 1 ms into the
-// step (2 x 1 x 2).
-template <class Word, int N>
-__global__ void copy_short_rows(ShortRowBoxes<N> b, std::int64_t words_per_row, std::int64_t rows, std::int64_t words) {
+// A box of short rows copied by the SMs, one Word a thread. The copy engines move such a box row by
+// row: on four H100s the x faces of 512^3 per GPU (16-byte rows) took 725 us alone and ended about
+// 1 ms into the step (2 x 1 x 2).
+template <class Word>
+__global__ void copy_short_rows(ShortRows b, std::int64_t words_per_row, std::int64_t rows, std::int64_t words) {
   const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
   for (std::int64_t w = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; w < words; w += stride) {
     const std::int64_t line = w / words_per_row, word = w % words_per_row;
     const std::int64_t y = line % rows, z = line / rows;
-    Word v[N];
-#pragma unroll
-    for (int k = 0; k < N; ++k)
-      v[k] = reinterpret_cast<const Word*>(b.box[k].from + y * b.box[k].from_row + z * b.box[k].from_plane)[word];
-#pragma unroll
-    for (int k = 0; k < N; ++k) {
-      auto* target = reinterpret_cast<Word*>(b.box[k].to + y * b.box[k].to_row + z * b.box[k].to_plane);
-      target[word] = v[k];
-      if (b.box[k].pad != 0 && words_per_row == 1) target[b.box[k].pad] = Word{};
-    }
+    const auto* source = reinterpret_cast<const Word*>(b.from + y * b.from_row + z * b.from_plane);
+    auto* target = reinterpret_cast<Word*>(b.to + y * b.to_row + z * b.to_plane);
+    target[word] = source[word];
+    if (b.pad != 0) target[b.pad] = Word{};
   }
 }
 
-// Launches copy_short_rows over `boxes` (one or two, of one shape) with the widest word that every
-// row's start and length allow.
-void launch_short_rows(const std::vector<ShortRows>& boxes, std::int64_t row_bytes, std::int64_t rows,
-                       std::int64_t planes, int blocks, cudaStream_t stream) {
-  const auto aligned = [&](std::int64_t w) {
-    std::int64_t all = row_bytes;
-    for (const ShortRows& b : boxes)
-      all |= b.from_row | b.from_plane | b.to_row | b.to_plane | std::int64_t(reinterpret_cast<std::uintptr_t>(b.from)) |
-             std::int64_t(reinterpret_cast<std::uintptr_t>(b.to));
-    return all % w == 0;
-  };
-  const auto launch = [&](auto word, auto n) {
-    using Word = decltype(word);
-    ShortRowBoxes<decltype(n)::value> b;
-    for (int k = 0; k < decltype(n)::value; ++k) {
-      b.box[k] = boxes[std::size_t(k)];
-      if (sizeof(Word) * 1 != std::size_t(row_bytes)) b.box[k].pad = 0;
-    }
-    const std::int64_t per_row = row_bytes / std::int64_t(sizeof(Word));
-    copy_short_rows<Word, decltype(n)::value><<<blocks, kShortRowThreads, 0, stream>>>(b, per_row, rows, per_row * rows * planes);
-  };
-  const bool wide = aligned(16);
-  if (boxes.size() == 2)
-    wide ? launch(uint4{}, std::integral_constant<int, 2>{}) : launch(std::uint32_t{}, std::integral_constant<int, 2>{});
-  else
-    wide ? launch(uint4{}, std::integral_constant<int, 1>{}) : launch(std::uint32_t{}, std::integral_constant<int, 1>{});
+// Launches copy_short_rows with the widest word that every row's start and length allow (the pad
+// only with rows of one 16-byte word).
+void launch_short_rows(ShortRows b, std::int64_t row_bytes, std::int64_t rows, std::int64_t planes, int blocks,
+                       cudaStream_t stream) {
+  const std::int64_t all = row_bytes | b.from_row | b.from_plane | b.to_row | b.to_plane |
+                           std::int64_t(reinterpret_cast<std::uintptr_t>(b.from)) |
+                           std::int64_t(reinterpret_cast<std::uintptr_t>(b.to));
+  if (all % 16 == 0) {
+    if (row_bytes != 16) b.pad = 0;
+    copy_short_rows<uint4><<<blocks, kShortRowThreads, 0, stream>>>(b, row_bytes / 16, rows, row_bytes / 16 * rows * planes);
+  } else {
+    b.pad = 0;
+    copy_short_rows<std::uint32_t><<<blocks, kShortRowThreads, 0, stream>>>(b, row_bytes / 4, rows,
+                                                                           row_bytes / 4 * rows * planes);
+  }
 }
 
 }  // namespace
@@ -132,10 +108,7 @@ int world_rank() {
 PeerMessages::PeerMessages(const std::vector<GhostMessage>& messages, const PeerLayout& layout,
                            std::vector<void*> fields, std::size_t elem_bytes)
     : messages_(&messages), layout_(layout), fields_(std::move(fields)), elem_(elem_bytes),
-      offers_(messages.size()), taken_(messages.size()), targets_(messages.size()) {
-  if (const char* v = std::getenv("WAVEFD_PEER_PAIRS")) pair_boxes_ = std::string(v) == "1";
-  if (const char* v = std::getenv("WAVEFD_PEER_SECTORS")) unpack_sectors_ = std::string(v) == "1";
-}
+      offers_(messages.size()), taken_(messages.size()), targets_(messages.size()) {}
 
 PeerMessages::~PeerMessages() {
   // The last copies into the peers and from them have been waited for by the steps that read
@@ -296,15 +269,8 @@ void PeerMessages::post(int k, cudaStream_t stream) {
   signal(count_, stream);
   // The staged messages first, each with its "landed" flag right behind it: the update waits for
   // them, and they wait for nothing (see the slots in peer_messages.hpp).
-  std::vector<std::size_t> staged;
   for (const std::size_t i : early_sends_)
-    if (staged_at_[i] >= 0) staged.push_back(i);
-  if (pair_boxes_) {
-    copy_staged(staged, true, k, stream);
-    for (const std::size_t i : staged) land(i, stream);
-  } else {
-    for (const std::size_t i : staged) copy_staged({i}, true, k, stream), land(i, stream);
-  }
+    if (staged_at_[i] >= 0) copy_staged(i, true, k, stream), land(i, stream);
   // This rank's ghost boxes are free for this exchange's values: the stream has done everything
   // enqueued before (the update that last read them, and any writes to the field from outside, such
   // as initial values over the ghosts). Each peer learns it through its "ready" flag for the
@@ -363,10 +329,11 @@ ShortRows PeerMessages::unpacked_rows(std::size_t i) const {
          std::ptrdiff_t(layout_.at(m.recv.lo[0], m.recv.lo[1], m.recv.lo[2]) * index_t(elem_));
   r.to_row = layout_.sy * e, r.to_plane = layout_.sz * e;
   // A row of 16 bytes in half a sector: the other half too, where it is row padding (outside the
-  // ghosts and the interior, [-h, n + h) along x, within the pitch).
+  // ghosts and the interior, [-h, n + h) along x, within the pitch). Four H100s, 512^3 per GPU:
+  // the update started 8-32 us sooner (2 x 1 x 2, 4 x 1 x 1, 2 x 2 x 1 at 6af1046).
   const std::int64_t lead = layout_.origin % layout_.sy;  // pitch start to x = 0, in values
   const std::int64_t at = (lead + m.recv.lo[0]) * e;      // the row's bytes from the pitch start
-  if (row == 16 && unpack_sectors_) {
+  if (row == 16) {
     const std::int64_t ghosts_lo = (lead - layout_.halo) * e, ghosts_hi = (lead + layout_.nx + layout_.halo) * e;
     if (at % 32 == 16 && at - 16 >= 0 && at - 16 < ghosts_lo) r.pad = -1;
     if (at % 32 == 0 && at + 32 <= layout_.sy * e && at + 16 >= ghosts_hi) r.pad = +1;
@@ -385,7 +352,7 @@ void PeerMessages::copy(std::size_t i, int k, cudaStream_t stream) {
   if (row < kShortRowBytes) {  // beside the update
     ShortRows r{from, t.field[std::size_t(k)], std::int64_t(from_row), from_plane, std::int64_t(to_row),
                 std::int64_t(t.layout.sz) * std::int64_t(elem_), 0};
-    launch_short_rows({r}, std::int64_t(row), m.send.extent(1), m.send.extent(2), kBesideBlocks, stream);
+    launch_short_rows(r, std::int64_t(row), m.send.extent(1), m.send.extent(2), kBesideBlocks, stream);
     cuda_check(cudaGetLastError(), "copy_short_rows");
     return;
   }
@@ -398,20 +365,11 @@ void PeerMessages::copy(std::size_t i, int k, cudaStream_t stream) {
   cuda_check(cudaMemcpy3DAsync(&p, stream), "cudaMemcpy3DAsync");
 }
 
-// The staged messages `group` (of one shape: the x faces) by one kernel for each one or two of
-// them (pack: from this rank's field k into the neighbours' staging; else from this rank's staging
-// into its ghosts).
-void PeerMessages::copy_staged(const std::vector<std::size_t>& group, bool pack, int k, cudaStream_t stream) {
-  const std::size_t per_launch = pair_boxes_ ? 2 : 1;
-  for (std::size_t first = 0; first < group.size(); first += per_launch) {
-    std::vector<ShortRows> boxes;
-    for (std::size_t j = first; j < std::min(group.size(), first + per_launch); ++j)
-      boxes.push_back(pack ? packed_rows(group[j], k) : unpacked_rows(group[j]));
-    const GhostMessage& m = (*messages_)[group[first]];
-    launch_short_rows(boxes, m.send.extent(0) * std::int64_t(elem_), m.send.extent(1), m.send.extent(2), ahead_blocks(),
-                      stream);
-    cuda_check(cudaGetLastError(), pack ? "copy_short_rows (pack)" : "copy_short_rows (unpack)");
-  }
+void PeerMessages::copy_staged(std::size_t i, bool pack, int k, cudaStream_t stream) {
+  const GhostMessage& m = (*messages_)[i];
+  launch_short_rows(pack ? packed_rows(i, k) : unpacked_rows(i), m.send.extent(0) * std::int64_t(elem_), m.send.extent(1),
+                    m.send.extent(2), ahead_blocks(), stream);
+  cuda_check(cudaGetLastError(), pack ? "copy_short_rows (pack)" : "copy_short_rows (unpack)");
 }
 
 void PeerMessages::signal(std::uint32_t* flag, cudaStream_t stream) const {
@@ -424,18 +382,17 @@ void PeerMessages::signal(std::uint32_t* flag, cudaStream_t stream) const {
 
 void PeerMessages::wait_early(cudaStream_t stream) {
   static const auto wait_value = driver<StreamValue>("cuStreamWaitValue32");
-  std::vector<std::size_t> staged;
+  bool staged = false;
   for (const std::size_t i : early_waits_) {
     if (wait_value(stream, CUdeviceptr(flags_ + i), exchanges_, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS)
       cuda_check(cudaErrorUnknown, "cuStreamWaitValue32");
     if (staged_at_[i] < 0) continue;
-    staged.push_back(i);
-    if (!pair_boxes_) copy_staged({i}, false, field_, stream);
+    staged = true;
+    copy_staged(i, false, field_, stream);
   }
-  if (pair_boxes_) copy_staged(staged, false, field_, stream);
   // This rank's next flags, on the stream of post(), come after these unpacks: a peer that sees
   // them may write the slot read here again (two exchanges on).
-  if (!staged.empty()) {
+  if (staged) {
     cuda_check(cudaEventRecord(unpacked_, stream), "cudaEventRecord");
     cuda_check(cudaStreamWaitEvent(posted_on_, unpacked_, 0), "cudaStreamWaitEvent");
   }

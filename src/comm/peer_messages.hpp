@@ -86,8 +86,7 @@ class PeerMessages {
   void copy(std::size_t i, int k, cudaStream_t stream);
   ShortRows packed_rows(std::size_t i, int k) const;  // staged message i: field k to the receiver's staging
   ShortRows unpacked_rows(std::size_t i) const;       // ... the sender's values, staging to ghosts here
-  void copy_staged(const std::vector<std::size_t>& group, bool pack, int k, cudaStream_t stream);
-  bool pair_boxes_ = true, unpack_sectors_ = true;    // EXPERIMENT
+  void copy_staged(std::size_t i, bool pack, int k, cudaStream_t stream);  // by a kernel of the whole GPU
   void signal(std::uint32_t* flag, cudaStream_t stream) const;  // sets a flag here or in a peer to this exchange's number
   void land(std::size_t i, cudaStream_t stream);                 // message i's "landed" flag, behind its values
   static int ahead_blocks();  // copy kernels the update waits for: as many blocks as the GPU holds

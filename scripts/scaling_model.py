@@ -33,7 +33,7 @@ import sys
 
 PROG = "scaling_model.py"
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-X_FIRST = os.path.join(REPO, "bench", "results", "h100-x4", "x-faces-first", "run3")
+X_FIRST = os.path.join(REPO, "bench", "results", "h100-x4", "x-faces-sooner", "final")
 DEFAULT_GRID = os.path.join(REPO, "bench", "results", "h100-x4", "default-grid-and-transport", "run1")
 
 

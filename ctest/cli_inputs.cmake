@@ -49,9 +49,9 @@ wavefd_input_error(parse_out_of_range "--M = 99999999999 is out of range. accept
 wavefd_input_error(parse_flag_value "--print = 'maybe' is not true or false. accepted: the flag alone, or =true.false"
                    "stencil;--print=maybe")
 wavefd_input_error(parse_unknown_command
-                   "command = 'frobnicate' is unknown. accepted: run, seismic, verify, bench, tune, probe, stencil, info"
+                   "command = 'frobnicate' is unknown. accepted: run, seismic, room, verify, bench, tune, probe, stencil, info"
                    "frobnicate")
-wavefd_input_error(parse_no_command "command is missing. accepted: run, seismic, verify")
+wavefd_input_error(parse_no_command "command is missing. accepted: run, seismic, room, verify")
 wavefd_input_error(parse_unknown_top_option "--versio is not an option of wavefd. accepted: a command \\(run, " "--versio")
 wavefd_input_error(parse_seismic_without_deck "deck is missing. accepted: Seismic deck \\(TOML\\)" "seismic")
 wavefd_input_error(parse_seismic_override_twice "scheme.steps is given twice \\(10, 20\\). accepted: each key once"

@@ -17,6 +17,7 @@
 #include "app/commands.hpp"
 #include "app/kokkos_flags.hpp"
 #include "wavefd/parallel.hpp"
+#include "wavefd/room_deck.hpp"
 #include "wavefd/seismic_deck.hpp"
 
 namespace {
@@ -101,9 +102,14 @@ void add_device_by_node_rank(std::vector<std::string>& kokkos_args) {
 // This rank's configuration as the ranks compare it (agree_on_settings): the command and its
 // options (option_settings), and a seismic deck's values after the overrides.
 wavefd::Settings settings_of(const CLI::App& app, const wavefd::app::SeismicCommand& seismic,
-                             const wavefd::app::TuneCommand& tune) {
+                             const wavefd::app::RoomCommand& room, const wavefd::app::TuneCommand& tune) {
   for (const CLI::App* sub : app.get_subcommands()) {
     wavefd::Settings s = wavefd::app::option_settings(*sub);
+    if (sub == room.sub) {
+      const auto values = wavefd::room_deck_settings(room.deck, room.overrides);
+      s.insert(s.end(), values.begin(), values.end());
+      return s;
+    }
     std::string deck;
     if (sub == seismic.sub) deck = seismic.deck;
     if (sub == tune.sub) deck = tune.seismic;
@@ -132,6 +138,8 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<RunCommand>(app));
   commands.push_back(std::make_unique<SeismicCommand>(app));
   auto* seismic = static_cast<SeismicCommand*>(commands.back().get());
+  commands.push_back(std::make_unique<RoomCommand>(app));
+  auto* room = static_cast<RoomCommand*>(commands.back().get());
   commands.push_back(std::make_unique<VerifyCommand>(app));
   commands.push_back(std::make_unique<BenchCommand>(app));
   commands.push_back(std::make_unique<TuneCommand>(app));
@@ -141,6 +149,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<InfoCommand>(app));
 
   without_file_check(seismic->sub->get_option_no_throw("deck"));
+  without_file_check(room->sub->get_option_no_throw("deck"));
   without_file_check(tune->sub->get_option_no_throw("--seismic"));
 
   // Under a launcher every command starts MPI: ranks given different commands must still meet.
@@ -170,15 +179,17 @@ int main(int argc, char** argv) {
     // `seismic DECK.toml ...`: the words after the deck override its keys (read with the deck).
     const bool help = std::find(args.begin(), args.end(), "--help") != args.end() ||
                       std::find(args.begin(), args.end(), "-h") != args.end();
-    if (args.size() >= 2 && args[0] == "seismic" && (args[1].empty() || args[1][0] != '-') && !help) {
-      seismic->overrides.assign(args.begin() + 2, args.end());
-      check_given_once(seismic->overrides);
-      words.resize(2);
-    }
+    // `room DECK.toml ...` alike.
+    for (DeckCommand* model : {static_cast<DeckCommand*>(seismic), static_cast<DeckCommand*>(room)})
+      if (args.size() >= 2 && args[0] == model->sub->get_name() && (args[1].empty() || args[1][0] != '-') && !help) {
+        model->overrides.assign(args.begin() + 2, args.end());
+        check_given_once(model->overrides);
+        words.resize(2);
+      }
     check_words(app, words, deck_end);
     std::vector<std::string> reversed(words.rbegin(), words.rend());  // CLI11 wants them reversed
     app.parse(reversed);
-    settings = settings_of(app, *seismic, *tune);
+    settings = settings_of(app, *seismic, *room, *tune);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {
       answer = std::current_exception();

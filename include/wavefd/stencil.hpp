@@ -56,6 +56,10 @@ double laplacian_symbol(const Stencil& s, const std::array<double, 3>& k);
 // Largest lambda with |2 + lambda^2 L(k)| <= 2 over the Brillouin zone; 0 if L(k) > 0 somewhere.
 double max_stable_courant(const std::vector<Offset>& offsets, const std::vector<double>& weights);
 
+// Whether offsets that differ only in the signs of their components carry equal weights (every
+// family; a custom stencil may not): then odd and even reflections at walls keep the scheme's modes.
+bool symmetric_in_each_axis(const Stencil& s);
+
 // Checks that a weight set is a consistent, centrally symmetric Laplacian; throws Error otherwise.
 void check_consistent(const std::vector<Offset>& offsets, const std::vector<double>& weights,
                       const std::string& what);

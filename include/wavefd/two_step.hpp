@@ -75,6 +75,19 @@ struct SchemeSpec {
 // Throws Error unless 0 < courant <= the stencil's stable limit.
 void check_courant(const Stencil& s, double courant);
 
+// Work a model adds to every step beside the bulk update (a room's walls, src/room/): `before`
+// runs on the compute instance ahead of the update (u- is still u^{n-1} then), `after` once u+ is
+// complete everywhere and before the swap; both read u^n with its ghosts filled. `after` may rewrite
+// points of u+: a step with a pass packs its faces after it (never by the kernel) and stores no ghost
+// images, so its boundary must be zero (ghosts that stay 0).
+template <class T>
+class StepPass {
+ public:
+  virtual ~StepPass() = default;
+  virtual void before(const Kokkos::DefaultExecutionSpace& exec, const Field<T>& u, const Field<T>& u_prev) = 0;
+  virtual void after(const Kokkos::DefaultExecutionSpace& exec, const Field<T>& u, const Field<T>& u_next) = 0;
+};
+
 template <class T>
 class TwoStep {
  public:
@@ -113,6 +126,9 @@ class TwoStep {
   bool packs_by_kernel() const { return images_.send != nullptr; }
   // Steps from now on record their marks into `t` (nullptr: none); the caller keeps it alive.
   void record_steps(StepTimeline* t) { timeline_ = t; }
+  // Every step from now on runs `p` (StepPass; nullptr: none); the caller keeps it alive. Throws
+  // Error unless the boundary is zero and the faces are not packed by the kernel.
+  void add_pass(StepPass<T>* p);
   void advance(long n) {
     for (long s = 0; s < n; ++s) step();
   }
@@ -144,6 +160,7 @@ class TwoStep {
   std::unique_ptr<Halo<T>> halo_;
   long steps_ = 0;
   StepTimeline* timeline_ = nullptr;
+  StepPass<T>* pass_ = nullptr;
 };
 
 }  // namespace wavefd

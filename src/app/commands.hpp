@@ -28,12 +28,22 @@ struct RunCommand : Command {
   int execute() override;
 };
 
-// `wavefd seismic DECK.toml [--section.key value ...]`: the seismic model (docs/seismic.md).
-struct SeismicCommand : Command {
+// A model's command on a TOML deck: `wavefd MODEL DECK.toml [--section.key value ...]`.
+struct DeckCommand : Command {
   std::string deck;
   std::vector<std::string> overrides;  // the words after the deck, set by main() before parsing
-  explicit SeismicCommand(CLI::App& app);
   bool needs_mpi() const override { return true; }
+};
+
+// `wavefd seismic DECK.toml ...`: the seismic model (docs/seismic.md).
+struct SeismicCommand : DeckCommand {
+  explicit SeismicCommand(CLI::App& app);
+  int execute() override;
+};
+
+// `wavefd room DECK.toml ...`: a room's impulse responses (docs/room.md).
+struct RoomCommand : DeckCommand {
+  explicit RoomCommand(CLI::App& app);
   int execute() override;
 };
 

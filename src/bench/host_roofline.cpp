@@ -1,5 +1,6 @@
 #include "bench/host_roofline.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -111,6 +112,11 @@ std::size_t host_copy_probe_bytes(std::size_t field_bytes, int ranks) {
   std::size_t all = std::min(std::max(floor, 4 * last_level_cache_bytes()), std::size_t(1) << 30);
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   if (pages > 0 && page > 0) all = std::min(all, std::max(floor, std::size_t(pages) * std::size_t(page) / 8));
+  // Under an address-space limit (ulimit -v) the two buffers take at most a quarter of it: a VM that
+  // reports a 300 MiB L3 otherwise asks for 2 x 1 GiB and fails under a 2 GB limit.
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    all = std::min(all, std::max(floor, std::size_t(limit.rlim_cur) / 8));
   return std::max(field_bytes, all / std::size_t(std::max(1, ranks)));
 }
 

@@ -1,5 +1,6 @@
-// Seismic decks: the TOML reader, the command-line overrides, and the velocity model and
-// SeismicModel a deck describes (include/wavefd/seismic_deck.hpp; docs/seismic-decks.md lists the keys).
+// Seismic decks: the schema of their keys, read with the TOML reader and the command-line overrides
+// of deck_schema.hpp, and the velocity model and SeismicModel a deck describes
+// (include/wavefd/seismic_deck.hpp; docs/seismic-decks.md lists the keys).
 //
 // One schema (the tree of Key below) knows every section and key. The reader walks the parsed
 // table against it, the overrides are checked against it before they are applied, and the messages
@@ -7,22 +8,14 @@
 // a value given on the command line passes exactly the checks that a value in the deck passes.
 #include "wavefd/seismic_deck.hpp"
 
-#include <toml++/toml.hpp>
-
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <functional>
-#include <limits>
-#include <set>
-#include <sstream>
 #include <string_view>
 #include <type_traits>
 #include <utility>
-#include <variant>
 
-#include "input_file.hpp"
+#include "deck_schema.hpp"
 #include "wavefd/pml_profile.hpp"
 #include "wavefd/point_spread.hpp"
 #include "wavefd/segy.hpp"
@@ -34,7 +27,21 @@
 namespace wavefd {
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+using deck::above;
+using deck::any_finite;
+using deck::as_integer;
+using deck::as_point;
+using deck::at_least;
+using deck::between;
+using deck::check_range;
+using deck::choice;
+using deck::integer;
+using deck::integers;
+using deck::number;
+using deck::point;
+using deck::text;
+using deck::wrong_type;
+
 constexpr double kDefaultCfl = 0.8;  // minimod's, and the header's documented default
 // Receivers a deck may place: their positions and traces must fit in memory long before this.
 constexpr std::int64_t kMaxReceivers = 10'000'000;
@@ -42,131 +49,6 @@ constexpr std::string_view kExclusiveCflDt =
     "scheme.cfl and scheme.dt are exclusive; accepted: one of them (cfl, the fraction of the stable step, or dt in s)";
 constexpr std::string_view kStepsOrTime =
     "scheme.steps or scheme.time is required; accepted: the number of steps, or the simulated time in s";
-
-// --- values as the deck gives them ----------------------------------------------------------------
-
-// A value as messages show it: 64, 0.5, 'half', [16, 16]; long arrays are cut short.
-std::string shown(const toml::node& v) {
-  if (const auto* s = v.as_string()) return "'" + s->get() + "'";
-  if (const auto* i = v.as_integer()) return std::to_string(i->get());
-  if (const auto* f = v.as_floating_point()) {
-    const std::string x = format_number(f->get());  // 4.0 shows as 4.0, not as the integer 4
-    return x.find_first_not_of("-0123456789") == std::string::npos ? x + ".0" : x;
-  }
-  if (const auto* b = v.as_boolean()) return b->get() ? "true" : "false";
-  if (v.is_table()) return "a table";
-  if (const auto* a = v.as_array()) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < a->size(); ++i) {
-      if (s.size() > 60) return s + "...]";
-      s += (i ? ", " : "") + shown(*a->get(i));
-    }
-    return s + "]";
-  }
-  return "a date or time";
-}
-
-// What a value is, for a message about its type: "a string", "an array of 2 integers".
-std::string value_kind(const toml::node& v) {
-  if (v.is_string()) return "a string";
-  if (v.is_integer()) return "an integer";
-  if (v.is_floating_point()) return "a float";
-  if (v.is_boolean()) return "a boolean";
-  if (v.is_table()) return "a table";
-  if (const auto* a = v.as_array()) {
-    if (a->empty()) return "an empty array";
-    const std::string each = value_kind(*a->get(0));
-    for (std::size_t i = 1; i < a->size(); ++i)
-      if (value_kind(*a->get(i)) != each) return "an array of " + std::to_string(a->size()) + " mixed values";
-    const std::string noun = each.substr(each.find(' ') + 1);
-    return a->size() == 1 ? "an array of 1 " + noun : "an array of " + std::to_string(a->size()) + " " + noun + "s";
-  }
-  return "a date or time";
-}
-
-// "grid.spacing = 'ten' is a string; accepted: a number, spacing > 0 (a finite spacing in metres)".
-[[noreturn]] void wrong_type(const std::string& key, const std::string& expected, const toml::node& v,
-                             const std::string& range = "") {
-  const std::string value = v.is_table() || v.is_date() || v.is_time() || v.is_date_time() ? "" : " = " + shown(v);
-  throw Error(key + value + " is " + value_kind(v) + "; accepted: " + expected + (range.empty() ? "" : ", " + range));
-}
-
-// "grid.n[1]" -> "n", "source[0].frequency" -> "frequency": the name a range is written with.
-std::string short_name(const std::string& key) {
-  std::string name = key.substr(key.rfind('.') + 1);
-  return name.substr(0, name.find('['));
-}
-
-// An interval of accepted numbers, always finite: "0 < cfl <= 1", "n >= 1".
-struct Bounds {
-  double lo = -kInfinity, hi = kInfinity;
-  bool lo_open = false, hi_open = false;
-
-  bool contains(double x) const {
-    return std::isfinite(x) && (lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi);
-  }
-  std::string text(const std::string& name) const {
-    const std::string low = lo_open ? " < " : " <= ", high = hi_open ? " < " : " <= ";
-    if (std::isfinite(lo) && std::isfinite(hi)) return format_number(lo) + low + name + high + format_number(hi);
-    if (std::isfinite(lo)) return name + (lo_open ? " > " : " >= ") + format_number(lo);
-    if (std::isfinite(hi)) return name + high + format_number(hi);
-    return "the finite numbers";
-  }
-};
-constexpr Bounds above(double lo) { return {lo, kInfinity, true, false}; }
-constexpr Bounds at_least(double lo) { return {lo, kInfinity, false, false}; }
-constexpr Bounds between(double lo, double hi) { return {lo, hi, false, false}; }
-constexpr Bounds any_finite() { return {}; }
-
-void check_range(double x, const std::string& shown_value, const std::string& key, const Bounds& b,
-                 const std::string& meaning) {
-  if (!b.contains(x))
-    throw Error(key + " = " + shown_value + " is outside " + b.text(short_name(key)) + "; accepted: " + meaning);
-}
-
-// `range` completes a type error's accepted part ("spacing > 0 (a finite spacing in metres)").
-double as_number(const toml::node& v, const std::string& key, const std::string& range = "") {
-  if (const auto* i = v.as_integer()) return double(i->get());  // integers are accepted where floats are
-  if (const auto* f = v.as_floating_point()) return f->get();
-  wrong_type(key, "a number", v, range);
-}
-
-std::int64_t as_integer(const toml::node& v, const std::string& key, const std::string& range = "") {
-  if (const auto* i = v.as_integer()) return i->get();
-  wrong_type(key, "an integer", v, range);
-}
-
-std::string as_string(const toml::node& v, const std::string& key, const std::string& range = "") {
-  if (const auto* s = v.as_string()) return s->get();
-  wrong_type(key, "a string", v, range);
-}
-
-// An array of exactly `count` elements of one kind ("3 integers", "3 numbers"). A pointer, never
-// null: GCC takes a reference returned next to a temporary argument for a dangling one.
-const toml::array* as_array(const toml::node& v, const std::string& key, std::size_t count, const std::string& what,
-                            bool integers, const std::string& range = "") {
-  const toml::array* a = v.as_array();
-  bool fits = a && a->size() == count;
-  for (std::size_t i = 0; fits && i < count; ++i) fits = integers ? a->get(i)->is_integer() : a->get(i)->is_number();
-  if (!fits) wrong_type(key, what, v, range);
-  return a;
-}
-
-std::array<double, 3> as_point(const toml::node& v, const std::string& key) {
-  const toml::array* a = as_array(v, key, 3, "3 numbers [x, y, z]", false, "finite metres");
-  std::array<double, 3> p{};
-  for (std::size_t d = 0; d < 3; ++d) {
-    p[d] = as_number(*a->get(d), key);
-    check_range(p[d], format_number(p[d]), key + "[" + std::to_string(d) + "]", any_finite(), "finite metres");
-  }
-  return p;
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string s;
-  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
 
 // --- the schema -----------------------------------------------------------------------------------
 
@@ -185,104 +67,25 @@ struct Reading {
   SeismicDeck deck;
   ReceiverLine line;
   ReceiverPlane plane;
-};
 
-// Where a reader of `T`'s fields writes: the deck, or the entry being read.
-template <class T>
-T& target(Reading& r) {
-  if constexpr (std::is_same_v<T, SeismicDeck>) return r.deck;
-  else if constexpr (std::is_same_v<T, SeismicDeck::Source>) return r.deck.sources.back();
-  else if constexpr (std::is_same_v<T, Layer>) return r.deck.layers.back();
-  else if constexpr (std::is_same_v<T, ReceiverLine>) return r.line;
-  else return r.plane;
-}
+  const std::string& path() const { return deck.path; }
 
-using Reader = std::function<void(const toml::node& value, const std::string& key, Reading& r)>;
-
-// One key of the schema: a value (`read` set), a table of keys, or an array of tables whose
-// entries hold `keys`.
-struct Key {
-  std::string name;
-  Reader read = nullptr;
-  std::vector<Key> keys = {};
-  bool array_of_tables = false;
-  std::vector<std::string> required = {};         // array of tables: keys every entry must give
-  std::function<void(Reading&)> begin = nullptr;  // array of tables: starts an entry ...
-  std::function<void(Reading&)> end = nullptr;    // ... and takes it in once it is read
-  bool nested = false;                            // a value that is an array of arrays: no override can give it
-};
-
-template <class F> struct Plain { using type = F; };
-template <class F> struct Plain<std::optional<F>> { using type = F; };
-
-template <class T, class F>
-Reader number(F T::*field, Bounds b, std::string meaning) {
-  return [=](const toml::node& v, const std::string& key, Reading& r) {
-    const double x = as_number(v, key, b.text(short_name(key)) + " (" + meaning + ")");
-    check_range(x, format_number(x), key, b, meaning);
-    target<T>(r).*field = x;
-  };
-}
-
-template <class T, class F>
-Reader integer(F T::*field, Bounds b, std::string meaning) {
-  return [=](const toml::node& v, const std::string& key, Reading& r) {
-    using Stored = typename Plain<F>::type;
-    const std::int64_t x = as_integer(v, key, b.text(short_name(key)) + " (" + meaning + ")");
-    check_range(double(x), std::to_string(x), key, b, meaning);
-    if (x > std::int64_t(std::numeric_limits<Stored>::max()))
-      throw Error(key + " = " + std::to_string(x) + " is too large; accepted: at most " +
-                  std::to_string(std::numeric_limits<Stored>::max()));
-    target<T>(r).*field = Stored(x);
-  };
-}
-
-// A name from a fixed list; "boolean_too" also takes TOML's true and false, stored as their names.
-template <class T>
-Reader choice(std::string T::*field, std::vector<std::string> accepted, bool boolean_too = false) {
-  return [=](const toml::node& v, const std::string& key, Reading& r) {
-    std::string name;
-    if (const auto* b = v.as_boolean(); b && boolean_too) name = b->get() ? "true" : "false";
-    else if (!v.is_string()) wrong_type(key, joined(accepted), v);
-    else name = as_string(v, key);
-    if (std::find(accepted.begin(), accepted.end(), name) == accepted.end())
-      throw Error(key + " = '" + name + "' is unknown; accepted: " + joined(accepted));
-    target<T>(r).*field = name;
-  };
-}
-
-template <class T>
-Reader text(std::string T::*field) {
-  return [=](const toml::node& v, const std::string& key, Reading& r) { target<T>(r).*field = as_string(v, key); };
-}
-
-template <class T>
-Reader point(std::array<double, 3> T::*field) {
-  return [=](const toml::node& v, const std::string& key, Reading& r) { target<T>(r).*field = as_point(v, key); };
-}
-
-// Integers per axis, each within `b` ("grid.n[1] = 0 is outside n >= 1").
-template <std::size_t N>
-std::array<std::int64_t, N> integers(const toml::node& v, const std::string& key, Bounds b,
-                                     const std::string& meaning) {
-  const toml::array* a = as_array(v, key, N, std::to_string(N) + " integers", true,
-                                  b.text(short_name(key)) + " (" + meaning + ")");
-  std::array<std::int64_t, N> out{};
-  for (std::size_t d = 0; d < N; ++d) {
-    out[d] = a->get(d)->as_integer()->get();
-    check_range(double(out[d]), std::to_string(out[d]), key + "[" + std::to_string(d) + "]", b, meaning);
+  // Where a reader of `T`'s fields writes: the deck, or the entry being read.
+  template <class T>
+  T& at() {
+    if constexpr (std::is_same_v<T, SeismicDeck>) return deck;
+    else if constexpr (std::is_same_v<T, SeismicDeck::Source>) return deck.sources.back();
+    else if constexpr (std::is_same_v<T, Layer>) return deck.layers.back();
+    else if constexpr (std::is_same_v<T, ReceiverLine>) return line;
+    else return plane;
   }
-  return out;
-}
+};
+
+using Key = deck::Key<Reading>;
 
 void read_grid_points(const toml::node& v, const std::string& key, Reading& r) {
   const auto n = integers<3>(v, key, at_least(1), "points per axis, the absorbing layer included");
   r.deck.n = {n[0], n[1], n[2]};
-}
-
-void read_ranks(const toml::node& v, const std::string& key, Reading& r) {
-  const auto p = integers<3>(v, key, at_least(0), "ranks per axis, 0 = chosen");
-  r.deck.ranks.assign(p.begin(), p.end());
 }
 
 void read_line_count(const toml::node& v, const std::string& key, Reading& r) {
@@ -300,13 +103,6 @@ void read_plane_counts(const toml::node& v, const std::string& key, Reading& r) 
     throw Error(key + " = [" + std::to_string(c[0]) + ", " + std::to_string(c[1]) + "] gives more than " +
                 std::to_string(kMaxReceivers) + " receivers; accepted: at most " + std::to_string(kMaxReceivers));
   r.plane.count = {long(c[0]), long(c[1])};
-}
-
-void read_positions(const toml::node& v, const std::string& key, Reading& r) {
-  const toml::array* a = v.as_array();
-  if (!a) wrong_type(key, "an array of points [[x, y, z], ...]", v, "finite metres");
-  for (std::size_t i = 0; i < a->size(); ++i)
-    r.deck.receiver_positions.push_back(as_point(*a->get(i), key + "[" + std::to_string(i) + "]"));
 }
 
 void check_receiver_count(const Reading& r, std::int64_t more) {
@@ -351,152 +147,87 @@ const Key& schema() {
   static const Key root{.name = "", .keys = {
     {.name = "grid", .keys = {
       {.name = "n", .read = read_grid_points},
-      {.name = "spacing", .read = number(&D::spacing, above(0), "a finite spacing in metres")},
+      {.name = "spacing", .read = number<Reading>(&D::spacing, above(0), "a finite spacing in metres")},
     }},
     {.name = "stencil", .keys = {
-      {.name = "M", .read = integer(&D::M, between(1, 8), "the star stencil's radius, 1..8")},
+      {.name = "M", .read = integer<Reading>(&D::M, between(1, 8), "the star stencil's radius, 1..8")},
     }},
     {.name = "scheme", .keys = {
-      {.name = "precision", .read = choice(&D::precision, {"float", "double"})},
-      {.name = "cfl", .read = number(&D::cfl, {0, 1, true, false}, "the fraction of the stable time step used")},
-      {.name = "dt", .read = number(&D::dt, above(0), "a time step in seconds")},
-      {.name = "steps", .read = integer(&D::steps, at_least(0), "a number of time steps")},
-      {.name = "time", .read = number(&D::time, above(0), "the simulated time in seconds")},
-      {.name = "vmax", .read = number(&D::vmax, above(0), "a speed in m/s, at least the model's fastest")},
-      {.name = "variant", .read = text(&D::variant)},
-      {.name = "tile", .read = text(&D::tile)},
-      {.name = "layer_tile", .read = text(&D::layer_tile)},
-      {.name = "layer_variant", .read = text(&D::layer_variant)},
-      {.name = "work", .read = choice(&D::work, {"seven-domain", "three-domain", "unified"})},
-      {.name = "pairs", .read = choice(&D::pairs, {"auto", "on", "off"})},
-      {.name = "source_term", .read = choice(&D::source_term, {"scaled", "minimod", "minimod-2021"})},
+      {.name = "precision", .read = choice<Reading>(&D::precision, {"float", "double"})},
+      {.name = "cfl", .read = number<Reading>(&D::cfl, {0, 1, true, false}, "the fraction of the stable time step used")},
+      {.name = "dt", .read = number<Reading>(&D::dt, above(0), "a time step in seconds")},
+      {.name = "steps", .read = integer<Reading>(&D::steps, at_least(0), "a number of time steps")},
+      {.name = "time", .read = number<Reading>(&D::time, above(0), "the simulated time in seconds")},
+      {.name = "vmax", .read = number<Reading>(&D::vmax, above(0), "a speed in m/s, at least the model's fastest")},
+      {.name = "variant", .read = text<Reading>(&D::variant)},
+      {.name = "tile", .read = text<Reading>(&D::tile)},
+      {.name = "layer_tile", .read = text<Reading>(&D::layer_tile)},
+      {.name = "layer_variant", .read = text<Reading>(&D::layer_variant)},
+      {.name = "work", .read = choice<Reading>(&D::work, {"seven-domain", "three-domain", "unified"})},
+      {.name = "pairs", .read = choice<Reading>(&D::pairs, {"auto", "on", "off"})},
+      {.name = "source_term", .read = choice<Reading>(&D::source_term, {"scaled", "minimod", "minimod-2021"})},
     }},
     {.name = "velocity", .keys = {
-      {.name = "model", .read = choice(&D::velocity_model, {"constant", "layered", "gradient", "file", "segy"})},
-      {.name = "speed", .read = number(&D::speed, above(0), "a speed in m/s")},
-      {.name = "gradient", .read = number(&D::gradient, any_finite(), "a finite gradient in 1/s")},
+      {.name = "model", .read = choice<Reading>(&D::velocity_model, {"constant", "layered", "gradient", "file", "segy"})},
+      {.name = "speed", .read = number<Reading>(&D::speed, above(0), "a speed in m/s")},
+      {.name = "gradient", .read = number<Reading>(&D::gradient, any_finite(), "a finite gradient in 1/s")},
       {.name = "layer", .keys = {
-         {.name = "top", .read = number(&Layer::top, at_least(0), "a depth in metres")},
-         {.name = "speed", .read = number(&Layer::speed, above(0), "a speed in m/s")},
+         {.name = "top", .read = number<Reading>(&Layer::top, at_least(0), "a depth in metres")},
+         {.name = "speed", .read = number<Reading>(&Layer::speed, above(0), "a speed in m/s")},
        },
        .array_of_tables = true, .required = {"top", "speed"},
        .begin = [](Reading& r) { r.deck.layers.emplace_back(); }},
-      {.name = "file", .read = text(&D::velocity_file)},
+      {.name = "file", .read = text<Reading>(&D::velocity_file)},
     }},
     {.name = "boundary", .keys = {
-      {.name = "absorbing", .read = choice(&D::absorbing, {"pml", "sponge", "none"})},
-      {.name = "outer", .read = choice(&D::outer, {"zero", "rigid"})},
-      {.name = "width", .read = integer(&D::width, at_least(0), "cells of the absorbing layer, 0 for none")},
-      {.name = "wavelengths", .read = number(&D::wavelengths, above(0), "the layer's width in wavelengths")},
-      {.name = "fmax", .read = number(&D::fmax, above(0), "a frequency in Hz")},
-      {.name = "profile", .read = choice(&D::profile, {"symmetric", "minimod", "minimod-2021"})},
+      {.name = "absorbing", .read = choice<Reading>(&D::absorbing, {"pml", "sponge", "none"})},
+      {.name = "outer", .read = choice<Reading>(&D::outer, {"zero", "rigid"})},
+      {.name = "width", .read = integer<Reading>(&D::width, at_least(0), "cells of the absorbing layer, 0 for none")},
+      {.name = "wavelengths", .read = number<Reading>(&D::wavelengths, above(0), "the layer's width in wavelengths")},
+      {.name = "fmax", .read = number<Reading>(&D::fmax, above(0), "a frequency in Hz")},
+      {.name = "profile", .read = choice<Reading>(&D::profile, {"symmetric", "minimod", "minimod-2021"})},
     }},
     {.name = "source", .keys = {
-       {.name = "position", .read = point(&D::Source::position)},
-       {.name = "wavelet", .read = choice(&D::Source::wavelet, {"ricker", "minimod"})},
-       {.name = "frequency", .read = number(&D::Source::frequency, above(0), "a frequency in Hz")},
-       {.name = "delay", .read = number(&D::Source::delay, at_least(0), "a time in seconds")},
-       {.name = "amplitude", .read = number(&D::Source::amplitude, any_finite(), "a finite factor")},
-       {.name = "spreading", .read = choice(&D::Source::spreading, {"sinc", "trilinear"})},
+       {.name = "position", .read = point<Reading>(&D::Source::position)},
+       {.name = "wavelet", .read = choice<Reading>(&D::Source::wavelet, {"ricker", "minimod"})},
+       {.name = "frequency", .read = number<Reading>(&D::Source::frequency, above(0), "a frequency in Hz")},
+       {.name = "delay", .read = number<Reading>(&D::Source::delay, at_least(0), "a time in seconds")},
+       {.name = "amplitude", .read = number<Reading>(&D::Source::amplitude, any_finite(), "a finite factor")},
+       {.name = "spreading", .read = choice<Reading>(&D::Source::spreading, {"sinc", "trilinear"})},
      },
      .array_of_tables = true, .required = {"position"},
      .begin = [](Reading& r) { r.deck.sources.emplace_back(); }},
     {.name = "receivers", .keys = {
       {.name = "line", .keys = {
-         {.name = "from", .read = point(&ReceiverLine::from)},
-         {.name = "to", .read = point(&ReceiverLine::to)},
+         {.name = "from", .read = point<Reading>(&ReceiverLine::from)},
+         {.name = "to", .read = point<Reading>(&ReceiverLine::to)},
          {.name = "count", .read = read_line_count},
        },
        .array_of_tables = true, .required = {"from", "to", "count"},
        .begin = [](Reading& r) { r.line = {}; }, .end = expand_line},
       {.name = "plane", .keys = {
-         {.name = "origin", .read = point(&ReceiverPlane::origin)},
-         {.name = "to_a", .read = point(&ReceiverPlane::to_a)},
-         {.name = "to_b", .read = point(&ReceiverPlane::to_b)},
+         {.name = "origin", .read = point<Reading>(&ReceiverPlane::origin)},
+         {.name = "to_a", .read = point<Reading>(&ReceiverPlane::to_a)},
+         {.name = "to_b", .read = point<Reading>(&ReceiverPlane::to_b)},
          {.name = "count", .read = read_plane_counts},
        },
        .array_of_tables = true, .required = {"origin", "to_a", "to_b", "count"},
        .begin = [](Reading& r) { r.plane = {}; }, .end = expand_plane},
-      {.name = "positions", .read = read_positions, .nested = true},
-      {.name = "every", .read = integer(&D::every, at_least(1), "steps between samples")},
-      {.name = "spreading", .read = choice(&D::receiver_spreading, {"sinc", "trilinear"})},
-      {.name = "file", .read = text(&D::traces)},
-      {.name = "format", .read = choice(&D::trace_format, {"auto", "raw", "segy"})},
+      {.name = "positions", .read = deck::points<Reading>(&D::receiver_positions), .nested = true},
+      {.name = "every", .read = integer<Reading>(&D::every, at_least(1), "steps between samples")},
+      {.name = "spreading", .read = choice<Reading>(&D::receiver_spreading, {"sinc", "trilinear"})},
+      {.name = "file", .read = text<Reading>(&D::traces)},
+      {.name = "format", .read = choice<Reading>(&D::trace_format, {"auto", "raw", "segy"})},
     }},
-    {.name = "output", .keys = {
-      {.name = "summary", .read = text(&D::summary)},
-      {.name = "progress", .read = choice(&D::progress, {"auto", "bar", "line", "none"})},
-      {.name = "status_interval", .read = number(&D::status_interval, above(0), "seconds between status lines")},
-      {.name = "check_interval", .read = integer(&D::check_interval, at_least(1), "steps between finiteness checks")},
-      {.name = "slices", .read = text(&D::slices)},
-      {.name = "slice_every", .read = integer(&D::slice_every, at_least(0), "steps between slices, 0 = the last")},
-      {.name = "slice_axis", .read = choice(&D::slice_axis, {"x", "y", "z"})},
-      {.name = "slice_position", .read = number(&D::slice_position, at_least(0), "a position in metres")},
-    }},
-    {.name = "parallel", .keys = {
-      {.name = "ranks", .read = read_ranks},
-      {.name = "transport", .read = choice(&D::transport, {"auto", "local", "mpi", "mpi-gpu", "nccl", "peer"})},
-      {.name = "overlap", .read = choice(&D::overlap, {"auto", "true", "false"}, true)},
-      {.name = "gpu_aware", .read = choice(&D::gpu_aware, {"auto", "yes", "no"})},
-    }},
+    deck::output_section<Reading, D>({
+      {.name = "slices", .read = text<Reading>(&D::slices)},
+      {.name = "slice_every", .read = integer<Reading>(&D::slice_every, at_least(0), "steps between slices, 0 = the last")},
+      {.name = "slice_axis", .read = choice<Reading>(&D::slice_axis, {"x", "y", "z"})},
+      {.name = "slice_position", .read = number<Reading>(&D::slice_position, at_least(0), "a position in metres")},
+    }),
+    deck::parallel_section<Reading, D>(),
   }};
   return root;
-}
-
-const Key* find_key(const Key& parent, std::string_view name) {
-  for (const Key& k : parent.keys)
-    if (k.name == name) return &k;
-  return nullptr;
-}
-
-std::string child_path(const std::string& parent, std::string_view name) {
-  return parent.empty() ? std::string(name) : parent + "." + std::string(name);
-}
-
-// "unknown key 'grid.nq'; accepted: n, spacing in [grid]" (`label` is "[grid]", "[[source]]", or
-// empty at the top, where the keys are the sections).
-std::string unknown_key(const std::string& key, const Key& parent, const std::string& label) {
-  std::vector<std::string> names;
-  for (const Key& k : parent.keys) names.push_back(k.name);
-  return "unknown key '" + key + "'; accepted: " + (label.empty() ? "the sections " + joined(names) : joined(names) + " in " + label);
-}
-
-// --- reading the table ----------------------------------------------------------------------------
-
-void read_key(const toml::node& v, const std::string& key, const Key& spec, Reading& r);
-
-// The keys of one table: every key must be known (a typo is reported as such, before anything
-// else); then the known keys are read in the schema's order.
-void read_table(const toml::table& table, const std::string& where, const std::string& label, const Key& spec,
-                Reading& r) {
-  for (auto&& [name, value] : table)
-    if (!find_key(spec, name.str()))
-      throw Error(r.deck.path + ": " + unknown_key(child_path(where, name.str()), spec, label));
-  for (const Key& key : spec.keys)
-    if (const toml::node* v = table.get(key.name)) read_key(*v, child_path(where, key.name), key, r);
-}
-
-void read_key(const toml::node& v, const std::string& key, const Key& spec, Reading& r) {
-  if (spec.read) return spec.read(v, key, r);
-  if (!spec.array_of_tables) {
-    const toml::table* t = v.as_table();
-    if (!t) wrong_type(key, "a table ([" + key + "])", v);
-    return read_table(*t, key, "[" + key + "]", spec, r);
-  }
-  const std::string form = "[[" + key + "]]";
-  const toml::array* entries = v.as_array();
-  if (!entries) wrong_type(key, "an array of tables (" + form + ")", v);
-  for (std::size_t i = 0; i < entries->size(); ++i) {
-    const toml::table* t = entries->get(i)->as_table();
-    if (!t) wrong_type(key, "an array of tables (" + form + ")", v);
-    const std::string entry = key + "[" + std::to_string(i) + "]";
-    if (spec.begin) spec.begin(r);
-    read_table(*t, entry, form, spec, r);
-    for (const std::string& name : spec.required)
-      if (!t->contains(name))
-        throw Error(entry + "." + name + " is required; accepted: every " + form + " gives " + joined(spec.required));
-    if (spec.end) spec.end(r);
-  }
 }
 
 // What a deck needs beyond each key's own checks: the required keys and the pairs of keys that
@@ -529,100 +260,12 @@ void check_whole_deck(const SeismicDeck& d) {
   }
 }
 
-// --- overrides ------------------------------------------------------------------------------------
-
-using Scalar = std::variant<std::int64_t, double, bool, std::string>;
-
-// A command-line word as a TOML value: an integer, a float or a boolean as TOML writes them, else
-// the word itself as a string (so paths and names need no quotes).
-Scalar parse_word(const std::string& word) {
-  if (word.find_first_of("#\n\r") != std::string::npos) return word;  // a comment would swallow part of it
-  try {
-    const toml::table t = toml::parse("v = " + word);
-    if (t.size() == 1) {
-      if (auto i = t["v"].value_exact<std::int64_t>()) return *i;
-      if (auto f = t["v"].value_exact<double>()) return *f;
-      if (auto b = t["v"].value_exact<bool>()) return *b;
-    }
-  } catch (const toml::parse_error&) {
-  }
-  return word;
-}
-
-// The schema's key that `--flag` names, or an Error saying why no override can set it.
-std::vector<std::string> override_path(const std::string& flag) {
-  std::vector<std::string> parts;
-  for (std::size_t start = 2;;) {
-    const std::size_t dot = flag.find('.', start);
-    parts.push_back(flag.substr(start, dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  const Key* spec = &schema();
-  std::string key;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const Key* child = find_key(*spec, parts[i]);
-    const std::string label = key.empty() ? "" : "[" + key + "]";
-    if (!child) throw Error(unknown_key(child_path(key, parts[i]), *spec, label));
-    key = child_path(key, parts[i]);
-    if (child->array_of_tables)
-      throw Error("--" + key + " is an array of tables; accepted: [[" + key + "]] tables in the deck, not a flag");
-    if (child->nested) throw Error("--" + key + " is a list of points; accepted: " + key + " in the deck, not a flag");
-    const bool last = i + 1 == parts.size();
-    if (child->read && !last)
-      throw Error("unknown key '" + flag.substr(2) + "': " + key + " is a value, not a section; accepted: --" + key + " VALUE");
-    if (!child->read && last) throw Error("--" + key + " is a section; accepted: one of its keys, --" + key + ".KEY VALUE");
-    spec = child;
-  }
-  return parts;
-}
-
-// Writes one override into the parsed deck. Setting one of a pair of exclusive keys drops the
-// other one if the deck (not an earlier override) gave it, so that `--scheme.time 2` replaces the
-// deck's steps.
-void apply_override(toml::table& root, const std::vector<std::string>& parts, const std::vector<std::string>& words,
-                    std::set<std::string>& overridden) {
-  toml::table* table = &root;
-  std::string key;
-  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-    key = child_path(key, parts[i]);
-    toml::node* section = table->get(parts[i]);
-    if (!section) section = &table->insert(parts[i], toml::table{}).first->second;
-    table = section->as_table();
-    if (!table) wrong_type(key, "a table ([" + key + "])", *section);
-  }
-  const std::string& name = parts.back();
-  key = child_path(key, name);
-  auto insert = [&](auto&& into, const Scalar& s) { std::visit([&](const auto& x) { into(x); }, s); };
-  if (words.size() == 1) {
-    insert([&](const auto& x) { table->insert_or_assign(name, x); }, parse_word(words[0]));
-  } else {
-    toml::array values;
-    for (const std::string& w : words) insert([&](const auto& x) { values.push_back(x); }, parse_word(w));
-    table->insert_or_assign(name, std::move(values));
-  }
-  overridden.insert(key);
-  // Each key of an exclusive pair, and the other key of its pair (both in [scheme]).
-  static const std::vector<std::pair<std::string, std::string>> partner = {
+// Each key of an exclusive pair, and the other key of its pair (both in [scheme]): an override of
+// one drops the other one where the deck, not another override, gave it.
+const deck::Exclusive& exclusive_keys() {
+  static const deck::Exclusive pairs = {
       {"scheme.cfl", "dt"}, {"scheme.dt", "cfl"}, {"scheme.steps", "time"}, {"scheme.time", "steps"}};
-  for (const auto& [set, other] : partner)
-    if (key == set && !overridden.count("scheme." + other)) table->erase(other);
-}
-
-void apply_overrides(toml::table& root, const std::vector<std::string>& overrides) {
-  std::set<std::string> overridden;
-  for (std::size_t i = 0; i < overrides.size();) {
-    std::string flag = overrides[i];
-    if (flag.rfind("--", 0) != 0 || flag.size() == 2)
-      throw Error("override '" + flag + "' is not a flag; accepted: --section.key value...");
-    std::vector<std::string> words;
-    if (const auto eq = flag.find('='); eq != std::string::npos)  // --section.key=value
-      words.push_back(flag.substr(eq + 1)), flag.resize(eq);
-    for (++i; i < overrides.size() && overrides[i].rfind("--", 0) != 0; ++i) words.push_back(overrides[i]);
-    const std::vector<std::string> parts = override_path(flag);
-    if (words.empty()) throw Error(flag + " needs a value; accepted: " + flag + " VALUE or " + flag + "=VALUE");
-    apply_override(root, parts, words, overridden);
-  }
+  return pairs;
 }
 
 // --- the model ------------------------------------------------------------------------------------
@@ -679,97 +322,31 @@ int layer_width(const SeismicDeck& d, const SeismicModel& m, double vmax) {
   return pml_width(vmax, fmax, m.h, d.wavelengths);
 }
 
-// --- the deck as text ------------------------------------------------------------------------------
-
-// The deck's table: read once (read_input), parsed from memory, so a pipe works.
-toml::table parse_deck(const std::string& path) {
-  const std::string& text = read_input(path, "deck '" + path + "'");
-  try {
-    return toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    throw Error("deck " + path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()) +
-                "; accepted: TOML (toml.io)");
-  }
-}
-
-// Every value of `table` under its full key ("grid.n", "source[0].position"): tables and arrays of
-// tables are entered, every other node is a value.
-void for_each_value(const toml::table& table, const std::string& where,
-                    const std::function<void(const std::string&, const toml::node&)>& visit) {
-  for (auto&& [name, node] : table) {
-    const std::string key = child_path(where, name.str());
-    const toml::array* a = node.as_array();
-    if (const toml::table* t = node.as_table()) for_each_value(*t, key, visit);
-    else if (a && !a->empty() && a->is_array_of_tables())
-      for (std::size_t i = 0; i < a->size(); ++i) for_each_value(*a->get(i)->as_table(), key + "[" + std::to_string(i) + "]", visit);
-    else visit(key, node);
-  }
-}
-
-// A number as the shortest text that reads back to it exactly.
-std::string exact(double x) {
-  char buf[64];
-  const auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;
-  return std::string(buf, end);
-}
-
-// A scalar as a command-line word (a string as it is); nullopt for dates, times, arrays, tables.
-std::optional<std::string> word(const toml::node& v) {
-  if (const auto* s = v.as_string()) return s->get();
-  if (const auto* i = v.as_integer()) return std::to_string(i->get());
-  if (const auto* f = v.as_floating_point()) return exact(f->get());
-  if (const auto* b = v.as_boolean()) return b->get() ? "true" : "false";
-  return std::nullopt;
-}
-
-// A value in full, as the ranks compare it: 64, 0.5, 'half', [16, 16], [[0, 0, 0], [1, 1, 1]].
-std::string full_text(const toml::node& v) {
-  if (const auto* a = v.as_array()) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < a->size(); ++i) s += (i ? ", " : "") + full_text(*a->get(i));
-    return s + "]";
-  }
-  if (v.is_string()) return "'" + *word(v) + "'";
-  if (const auto w = word(v)) return *w;
-  std::ostringstream os;  // dates and times as TOML writes them
-  if (const auto* d = v.as_date()) os << *d;
-  else if (const auto* t = v.as_time()) os << *t;
-  else if (const auto* dt = v.as_date_time()) os << *dt;
-  else if (const auto* t = v.as_table()) os << *t;
-  return os.str();
-}
-
 }  // namespace
 
 SeismicDeck read_seismic_deck(const std::string& path, const std::vector<std::string>& overrides) {
-  toml::table root = parse_deck(path);
-  apply_overrides(root, overrides);
   Reading r;
   r.deck.path = path;
-  read_table(root, "", "", schema(), r);
+  deck::read_deck(path, overrides, schema(), exclusive_keys(), r);
   check_whole_deck(r.deck);
   return std::move(r.deck);
 }
 
 std::vector<std::pair<std::string, std::string>> seismic_deck_settings(const std::string& path,
                                                                       const std::vector<std::string>& overrides) {
-  toml::table root = parse_deck(path);
-  apply_overrides(root, overrides);
-  std::vector<std::pair<std::string, std::string>> settings;
-  for_each_value(root, "", [&](const std::string& key, const toml::node& v) { settings.emplace_back(key, full_text(v)); });
-  return settings;
+  return deck::deck_settings(path, overrides, schema(), exclusive_keys());
 }
 
 std::vector<DeckWords> read_deck_words(const std::string& path) {
-  const toml::table root = parse_deck(path);
+  const toml::table root = deck::parse_deck(path);
   std::vector<DeckWords> values;
-  for_each_value(root, "", [&](const std::string& key, const toml::node& v) {
+  deck::for_each_value(root, "", [&](const std::string& key, const toml::node& v) {
     DeckWords& out = values.emplace_back(DeckWords{key, {}});
     const toml::array* a = v.as_array();
     for (std::size_t i = 0; a ? i < a->size() : i == 0; ++i) {
-      const auto w = word(a ? *a->get(i) : v);
+      const auto w = deck::word(a ? *a->get(i) : v);
       if (!w)
-        throw Error("deck " + path + ":" + std::to_string(v.source().begin.line) + ": " + key + " = " + full_text(v) +
+        throw Error("deck " + path + ":" + std::to_string(v.source().begin.line) + ": " + key + " = " + deck::full_text(v) +
                     " cannot be given as a flag; accepted: a number, a string, true or false, or an array of them");
       const toml::node& element = a ? *a->get(i) : v;
       out.words.push_back(*w);

@@ -110,7 +110,9 @@ GhostImages ghost_images(const Layout& l, Boundary b, const Index3& rank_grid, s
   GhostImages g;
   g.active = true;
   g.h = l.halo;
-  const auto rule = b == Boundary::periodic ? GhostImages::wrap : GhostImages::reflect;
+  const auto rule = b == Boundary::periodic ? GhostImages::wrap
+                    : b == Boundary::rigid  ? GhostImages::reflect
+                                            : GhostImages::keep;  // zero: the ghosts stay 0
   for (int a = 0; a < 3; ++a) {
     g.n[a] = int(l.n[a]);
     g.face[a][0] = g.face[a][1] = own_axes && rank_grid[a] == 1 ? rule : GhostImages::keep;
@@ -171,6 +173,9 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
     images_.send = sends.buffer;
     for (int a = 0; a < 3; ++a)
       for (int side = 0; side < 2; ++side) images_.send_at[a][side] = sends.at[a][side];
+    bool stores = images_.send != nullptr;  // a zero boundary alone stores nothing: no kernel checks
+    for (const auto& axis : images_.face) stores = stores || axis[0] != GhostImages::keep || axis[1] != GhostImages::keep;
+    images_.active = stores;
   }
   // Shell slabs are R deep along z. Along x they are a whole line of a row (kRowAlignBytes), so that
   // no kernel works on rows a few values long (every variant reads and writes x in such lines).
@@ -205,6 +210,7 @@ void TwoStep<T>::step() {
     sends_current_ = false;  // the send buffer holds the faces of u- now
   }
   mark(compute_, StepTimeline::begin);
+  if (pass_) pass_->before(compute_, u_, u_prev_);
   a.images = images_;
   // The update of the step before stored the faces of u into the send buffer: no pack kernel.
   halo_->packed_by_update(sends_current_);
@@ -237,10 +243,19 @@ void TwoStep<T>::step() {
     mark(halo_exec_, StepTimeline::shell);
     if (separate_instances_) halo_instance_->order(compute_, halo_exec_);
   }
+  if (pass_) pass_->after(compute_, u_, u_prev_);
   mark(compute_, StepTimeline::end);
   if (timeline_) timeline_->next_step();
   std::swap(u_, u_prev_);
   ++steps_;
+}
+
+template <class T>
+void TwoStep<T>::add_pass(StepPass<T>* p) {
+  if (p && (spec_.boundary != Boundary::zero || images_.send != nullptr))
+    throw Error("a step pass needs a zero boundary and faces packed after the update (parallel.pack = separate); "
+                "accepted: boundary zero, pack auto or separate");
+  pass_ = p;
 }
 
 template <class T>

@@ -5,6 +5,7 @@
 // order of q, and the points of one shell sorted (x, y, z) ascending. Kernels and tests rely on it.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <set>
 #include <string>
 #include <utility>
@@ -155,6 +156,16 @@ Stencil make_box(std::array<int, 3> q) {
         if (t <= q) shells.push_back(t);  // std::array compares lexicographically
       }
   return shell_stencil(Family::box, "box q=" + triplet_string(q), shells);
+}
+
+bool symmetric_in_each_axis(const Stencil& s) {
+  for (std::size_t a = 0; a < s.size(); ++a)
+    for (std::size_t b = 0; b < s.size(); ++b) {
+      const Offset &p = s.offsets[a], &q = s.offsets[b];
+      const bool mirror = std::abs(p.x) == std::abs(q.x) && std::abs(p.y) == std::abs(q.y) && std::abs(p.z) == std::abs(q.z);
+      if (mirror && s.weights[a] != s.weights[b]) return false;
+    }
+  return true;
 }
 
 }  // namespace wavefd

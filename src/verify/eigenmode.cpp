@@ -37,17 +37,8 @@ EigenmodeResult run_eigenmode(const Stencil& s, const Variant& v, const Eigenmod
   const Domain dom = engine.domain();
   const bool periodic = spec.boundary == Boundary::periodic;
 
-  if (!periodic) {  // the sine mode is exact only for stencils symmetric in each axis
-    for (std::size_t a = 0; a < s.size(); ++a)
-      for (std::size_t b = 0; b < s.size(); ++b) {
-        const Offset &p = s.offsets[a], &q = s.offsets[b];
-        const bool mirror = std::abs(p.x) == std::abs(q.x) && std::abs(p.y) == std::abs(q.y) &&
-                            std::abs(p.z) == std::abs(q.z);
-        if (mirror && s.weights[a] != s.weights[b])
-          throw Error("rigid eigenmode check needs a stencil symmetric in each axis; " + s.name +
-                      " is not");
-      }
-  }
+  if (!periodic && !symmetric_in_each_axis(s))  // the sine mode is exact only for those
+    throw Error("rigid eigenmode check needs a stencil symmetric in each axis; " + s.name + " is not");
 
   EigenmodeResult r;
   double k[3];

@@ -1,0 +1,361 @@
+// The room model's walls: the even reflection reproduces the shoebox's exact cosine modes with every
+// variant, the energy balance holds to rounding with absorbing walls, and the admittance formulas
+// agree with their definitions.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <limits>
+
+#include "pseudo_random.hpp"
+#include "room/wall_pass.hpp"
+#include "wavefd/room_metrics.hpp"
+#include "wavefd/room_step.hpp"
+#include "wavefd/verify.hpp"
+
+namespace wavefd {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+RoomModel shoebox(const Stencil& s, const Index3& n, double courant_fraction, const std::array<double, 6>& beta) {
+  RoomModel m;
+  m.n = n;
+  m.h = 0.1;
+  m.stencil = s;
+  m.courant = courant_fraction * s.max_courant;
+  m.dt = m.courant * m.h / m.speed;
+  m.steps = 0;
+  m.admittance = beta;
+  return m;
+}
+
+// Sets u- and u in the interior (the ghosts stay 0) from f(i, j, k, field): field 0 is u-, 1 is u.
+template <class T, class F>
+void set_fields(RoomStep<T>& room, F&& f) {
+  for (int which = 0; which < 2; ++which) {
+    const Field<T>& field = which == 0 ? room.engine().u_prev() : room.engine().u();
+    const Layout l = field.layout;
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, field.data);
+    for (index_t k = 0; k < l.n[2]; ++k)
+      for (index_t j = 0; j < l.n[1]; ++j)
+        for (index_t i = 0; i < l.n[0]; ++i) host(l.at(i, j, k)) = static_cast<T>(f(i, j, k, which));
+    Kokkos::deep_copy(field.data, host);
+  }
+}
+
+struct ModeCase {
+  Stencil stencil;
+  Precision precision;
+  std::string variant;
+};
+
+void PrintTo(const ModeCase& c, std::ostream* os) { *os << c.stencil.name << " " << to_string(c.precision) << " " << c.variant; }
+
+std::vector<ModeCase> mode_cases() {
+  std::vector<ModeCase> cases;
+  for (const Stencil& s : {make_star(1), make_star(4), make_compact(3), make_box({1, 1, 1})})
+    for (Precision p : {Precision::f32, Precision::f64})
+      for (const auto& v : variants())
+        if (v->supports(s, p)) cases.push_back({s, p, v->name()});
+  return cases;
+}
+
+std::string case_name(const ::testing::TestParamInfo<ModeCase>& info) {
+  std::string n = info.param.stencil.name + "_" + std::string(to_string(info.param.precision)) + "_" + info.param.variant;
+  for (char& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+}
+
+// The rigid shoebox's mode prod_d cos(pi m_d (x_d + 1/2) / n_d): the even reflection maps it onto
+// itself, so the scheme multiplies it by mu = sum_k gamma_k prod_d cos(k_d l_d) each step, and after
+// s steps u = cos((s + 1) theta) mode with 2 cos(theta) = mu, to rounding.
+template <class T>
+void expect_cosine_mode(const ModeCase& c) {
+  const Index3 n{20, 17, 13};
+  RoomStep<T> room(shoebox(c.stencil, n, 0.9, {}), ParallelSpec{}, select_variant(c.variant, c.stencil, c.precision));
+  const Index3 m{7, 5, 4};
+  double k[3];
+  for (int d = 0; d < 3; ++d) k[d] = kPi * double(m[d]) / double(n[d]);
+  const std::vector<double>& gamma = room.engine().weights().host_gamma;
+  double mu = 0;
+  for (std::size_t q = 0; q < c.stencil.size(); ++q) {
+    const Offset& o = c.stencil.offsets[q];
+    mu += gamma[q] * std::cos(k[0] * o.x) * std::cos(k[1] * o.y) * std::cos(k[2] * o.z);
+  }
+  const double theta = std::acos(mu / 2);
+  ASSERT_GT(theta, 0.05);
+  const auto mode = [&](index_t i, index_t j, index_t kk) {
+    return std::cos(k[0] * (double(i) + 0.5)) * std::cos(k[1] * (double(j) + 0.5)) * std::cos(k[2] * (double(kk) + 0.5));
+  };
+  set_fields(room, [&](index_t i, index_t j, index_t kk, int which) { return (which ? std::cos(theta) : 1.0) * mode(i, j, kk); });
+  const int steps = 12;
+  room.advance(steps);
+  const std::vector<double> u = interior_values(room.engine().u());
+  const double tolerance = eigenmode_tolerance(std::numeric_limits<T>::epsilon(), gamma, steps);
+  double error = 0;
+  std::size_t q = 0;
+  for (index_t kk = 0; kk < n[2]; ++kk)
+    for (index_t j = 0; j < n[1]; ++j)
+      for (index_t i = 0; i < n[0]; ++i) error = std::max(error, std::abs(u[q++] - std::cos((steps + 1) * theta) * mode(i, j, kk)));
+  EXPECT_LE(error, tolerance) << c.stencil.name << " " << c.variant;
+  EXPECT_GT(room.wall_cells(), 0);
+}
+
+class RoomModes : public ::testing::TestWithParam<ModeCase> {};
+
+TEST_P(RoomModes, RigidShoeboxCosineModeToRounding) {
+  if (GetParam().precision == Precision::f32) expect_cosine_mode<float>(GetParam());
+  else expect_cosine_mode<double>(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Cells, RoomModes, ::testing::ValuesIn(mode_cases()), case_name);
+
+// Stored energy plus what the walls absorbed stays constant (double: to rounding over 10^5 steps), and
+// with absorbing walls the stored energy falls; float runs stay bounded without drift.
+template <class T>
+void energy_run(const Stencil& s, const std::array<double, 6>& beta, long steps, double& start, double& end,
+                double& absorbed) {
+  const Index3 n{9, 8, 7};
+  RoomStep<T> room(shoebox(s, n, 0.99, beta), ParallelSpec{}, *preferred_variant(s, sizeof(T) == 4 ? Precision::f32 : Precision::f64, false));
+  room.walls().set_tracking(true);
+  // A random field with no mean in u- and u: no offset and no velocity in the constant mode, which
+  // walls without loss leave undamped (an offset drifting there would grow the values, and with them
+  // float's rounding, as no room's source does: its signals carry no net volume).
+  double mean[2] = {0, 0};
+  for (int which = 0; which < 2; ++which) {
+    for (index_t k = 0; k < n[2]; ++k)
+      for (index_t j = 0; j < n[1]; ++j)
+        for (index_t i = 0; i < n[0]; ++i) mean[which] += datum(i, j, k, 7 + which);
+    mean[which] /= double(n[0] * n[1] * n[2]);
+  }
+  set_fields(room, [&](index_t i, index_t j, index_t k, int which) { return datum(i, j, k, 7 + which) - mean[which]; });
+  room.step();
+  start = room.energy();
+  const double before = room.absorbed();
+  room.advance(steps);
+  end = room.energy();
+  absorbed = room.absorbed() - before;
+}
+
+TEST(Room, EnergyOfRigidAndAbsorbingShoeboxesBalancesInDouble) {
+  const std::array<double, 6> rigid{}, walls{0.02, 0.3, 1.0, 0.0, 0.1, 2.5};
+  for (const Stencil& s : {make_star(1), make_star(4), make_compact(3)})
+    for (const auto& beta : {rigid, walls}) {
+      double start = 0, end = 0, absorbed = 0;
+      energy_run<double>(s, beta, 100000, start, end, absorbed);
+      ASSERT_GT(start, 0) << s.name;
+      EXPECT_NEAR(end + absorbed, start, 1e-10 * start) << s.name << " beta[0] " << beta[0] << ": relative drift "
+                                                        << (end + absorbed - start) / start;
+      if (beta == rigid) EXPECT_EQ(absorbed, 0);
+      else EXPECT_LT(end, 1e-3 * start) << s.name << ": absorbing walls take the energy";
+    }
+}
+
+TEST(Room, FloatRunsStayBoundedWithoutDrift) {
+  const std::array<double, 6> rigid{}, walls{0.05, 0.05, 0.05, 0.05, 0.05, 0.05};
+  for (const Stencil& s : {make_star(1), make_star(4)}) {
+    double start = 0, end = 0, absorbed = 0;
+    energy_run<float>(s, rigid, 100000, start, end, absorbed);
+    EXPECT_NEAR(end, start, 1e-3 * start) << s.name << ": rigid, float";
+    energy_run<float>(s, walls, 100000, start, end, absorbed);
+    EXPECT_NEAR(end + absorbed, start, 1e-3 * start) << s.name << ": absorbing, float";
+    // E is a norm (the Courant limit holds), up to the rounding of the weights: as float numbers they
+    // do not sum to 2 exactly, so a constant offset the loss leaves behind shows as |E| ~ 1e-9.
+    EXPECT_GE(end, -1e-8 * start);
+  }
+}
+
+// A plane wave against an impedance wall: the room is a strip, long in x, R cells in z, with rigid
+// walls in y, so the field cos(k_y (y + 1/2)) g(x, t) stays a cosine mode in y and meets the x_low
+// wall (admittance beta) as two plane waves at +-theta, sin(theta) = c k_y / omega. A plane source
+// at x = 500 cells sends a tone burst of 20 cells per wavelength; a receiver at 250 hears it pass,
+// then its reflection (the far wall's comes later). The ratio of the two at the burst's frequency
+// is |R|. `discrete` gets the 7-point scheme's exact |R| for this (omega, k_y): see below.
+struct Reflection {
+  double measured = 0, sin_theta = 0, discrete = 0;
+};
+
+// The 7-point scheme's own |R| (docs/room.md): with xi = exp(i k_x h) from its dispersion relation at
+// this omega dt and k_y h, and G = g (z - 1/z), z = exp(i omega dt), g = lambda beta / 2,
+//   R = -(lambda^2 (1/xi - 1) + G) / (lambda^2 (xi - 1) + G).
+double scheme_reflection(double lambda, double beta, double omega_dt, double ky_h) {
+  const double kappa = 2 - 2 * std::cos(ky_h);
+  const double cos_kx = 1 + ((2 * std::cos(omega_dt) - 2) / (lambda * lambda) + kappa) / 2;
+  const std::complex<double> xi = std::polar(1.0, std::acos(cos_kx));
+  const std::complex<double> G(0, lambda * beta * std::sin(omega_dt));
+  return std::abs((lambda * lambda * (1.0 / xi - 1.0) + G) / (lambda * lambda * (xi - 1.0) + G));
+}
+
+Reflection measured_reflection(const Stencil& s, double beta, int m, int kNy = 40) {
+  constexpr int kNx = 1300, kSource = 500, kReceiver = 250;
+  constexpr double kWavelength = 20;  // cells
+  const int nz = s.radius;  // the field is uniform in z (even mirrors), as thin as the stencil allows
+  RoomModel room = shoebox(s, {kNx, kNy, nz}, 0.9, {beta, 0, 0, 0, 0, 0});
+  const double omega = 2 * kPi * room.speed / (kWavelength * room.h);  // rad/s
+  const double ky = kPi * m / (kNy * room.h);
+  Reflection r;
+  r.sin_theta = room.speed * ky / omega;
+  const double cells_per_step = room.speed * room.dt / room.h * std::sqrt(1 - r.sin_theta * r.sin_theta);  // along x
+  // 12 periods: the burst's band (+-omega / 6) stays clear of the y mode's cutoff c k_y = omega sin(theta),
+  // near which waves crawl and would reach the wrong window (at sin(theta) = 0.75 they still do).
+  const long burst = long(std::ceil(12 * 2 * kPi / omega / room.dt));
+  room.steps = long(1000 / cells_per_step);
+  for (int z = 0; z < nz; ++z)
+    for (int y = 0; y < kNy; ++y) {
+      RoomSource src;
+      src.position = {double(kSource), double(y), double(z)};
+      src.signal.resize(std::size_t(burst));
+      for (long n = 0; n < burst; ++n)
+        src.signal[std::size_t(n)] = std::cos(ky * (y + 0.5) * room.h) * std::sin(omega * double(n) * room.dt) *
+                                     0.5 * (1 - std::cos(2 * kPi * double(n) / double(burst)));
+      room.sources.push_back(src);
+    }
+  room.receivers = {{double(kReceiver), 0, 0}};
+  RoomStep<double> engine(room, ParallelSpec{}, *preferred_variant(s, Precision::f64, false));
+  engine.advance(room.steps);
+  const std::vector<double> y = engine.partial_responses()[0];
+  const long middle = long(580 / cells_per_step);  // between the passing burst and its reflection
+  const auto at_frequency = [&](long from, long to) {
+    double re = 0, im = 0;
+    for (long n = from; n < to; ++n) re += y[std::size_t(n)] * std::cos(omega * double(n) * room.dt),
+                                    im -= y[std::size_t(n)] * std::sin(omega * double(n) * room.dt);
+    return std::hypot(re, im);
+  };
+  r.measured = at_frequency(middle, long(y.size())) / at_frequency(0, middle);
+  r.discrete = scheme_reflection(room.courant, beta, omega * room.dt, ky * room.h);
+  return r;
+}
+
+TEST(Room, ImpedanceWallReflectsAsTheSchemeAndTheAnalyticCoefficient) {
+  // 7-point scheme: the measured |R| equals the scheme's own to 0.005 (the windows' leakage, growing
+  // with the angle: 0.0005 at normal incidence, 0.004 at 38.7 degrees), and the
+  // scheme's is the analytic |R(theta)| = |(cos - beta) / (cos + beta)| to first order in k h: within
+  // 0.1 at 20 cells per wavelength (kh = 0.31), at 0, 14.5, 30 and 38.7 degrees, for walls from nearly
+  // rigid to matched and beyond.
+  for (double beta : {0.1, 0.5, 1.0, 3.0})
+    for (int m : {0, 1, 2, 5}) {
+      const Reflection r = m == 5 ? measured_reflection(make_star(1), beta, m, 80) : measured_reflection(make_star(1), beta, m);
+      const double exact = std::abs(reflection_coefficient(beta, std::asin(r.sin_theta)));
+      EXPECT_NEAR(r.measured, r.discrete, 5e-3) << "beta " << beta << ", sin(theta) " << r.sin_theta;
+      EXPECT_NEAR(r.discrete, exact, 0.1) << "beta " << beta << ", sin(theta) " << r.sin_theta;
+      std::printf("7-point: beta %.2f sin(theta) %.2f: measured %.4f, the scheme's %.4f, analytic %.4f\n", beta,
+                  r.sin_theta, r.measured, r.discrete, exact);
+    }
+  // star M = 4 with the same wall term: the same law, to the same first order.
+  for (double beta : {0.5, 3.0}) {
+    const Reflection r = measured_reflection(make_star(4), beta, 2);
+    const double exact = std::abs(reflection_coefficient(beta, std::asin(r.sin_theta)));
+    EXPECT_NEAR(r.measured, exact, 0.1) << "star M=4, beta " << beta;
+    std::printf("star M=4: beta %.2f sin(theta) %.2f: measured %.4f, analytic %.4f\n", beta, r.sin_theta, r.measured, exact);
+  }
+}
+
+// The scheme's |R| converges to the analytic one as the cells per wavelength double (20, 40, 80): the
+// gap at least halves (its O(kh) part is a phase, which |R| shows only where R vanishes: a matched
+// wall at normal incidence) and quarters elsewhere (second order).
+TEST(Room, ImpedanceReflectionConvergesWithTheCells) {
+  const double lambda = 0.9 / std::sqrt(3.0);
+  for (double beta : {1.0, 3.0})
+    for (double sin_theta : {0.0, 0.5}) {
+      double gap[3];
+      for (int i = 0; i < 3; ++i) {
+        const double kh = 2 * kPi / (20 << i);  // 20, 40, 80 cells per wavelength
+        gap[i] = std::abs(scheme_reflection(lambda, beta, lambda * kh, kh * sin_theta) -
+                          std::abs(reflection_coefficient(beta, std::asin(sin_theta))));
+      }
+      const double order = beta == 1.0 && sin_theta == 0.0 ? 0.55 : 0.3;
+      EXPECT_LT(gap[1] / gap[0], order) << "beta " << beta << ", sin(theta) " << sin_theta;
+      EXPECT_LT(gap[2] / gap[1], order) << "beta " << beta << ", sin(theta) " << sin_theta;
+    }
+}
+
+TEST(Room, WallCellsOfTheSevenPointShoebox) {
+  // Star M = 1 on 4 x 3 x 2 cells: every cell touches a z wall; a cell's one term is itself, weighted
+  // by the wall faces it touches (each ghost beyond one mirrors onto it), its loss the sum of their betas.
+  const std::array<double, 6> beta{1, 2, 4, 8, 16, 32};
+  const std::vector<WallCell> cells = shoebox_wall_cells(make_star(1), {4, 3, 2}, beta, Box{{0, 0, 0}, {4, 3, 2}});
+  ASSERT_EQ(cells.size(), 24u);
+  for (const WallCell& c : cells) {
+    ASSERT_EQ(c.terms.size(), 1u);
+    EXPECT_EQ(c.terms[0].first, c.at);
+    const double faces = (c.at[0] == 0) + (c.at[0] == 3) + (c.at[1] == 0) + (c.at[1] == 2) + 1.0;  // one z wall each
+    EXPECT_EQ(c.terms[0].second, faces);
+    const double loss = (c.at[0] == 0) * 1 + (c.at[0] == 3) * 2 + (c.at[1] == 0) * 4 + (c.at[1] == 2) * 8 +
+                        (c.at[2] == 0) * 16 + (c.at[2] == 1) * 32;
+    EXPECT_EQ(c.loss, loss);
+  }
+}
+
+// ISO 3382 parameters of a synthetic response: noise under an exponential envelope whose energy
+// falls 60 dB in T seconds, so T20 = T30 = EDT = T and C80, D50 follow from the envelope.
+TEST(Room, DecayParametersOfAnExponentialDecay) {
+  const double rate = 48000, T = 0.6;
+  std::vector<double> h(std::size_t(1.5 * rate));
+  for (std::size_t n = 0; n < h.size(); ++n)
+    h[n] = datum(index_t(n), 3, 5, 11) * std::pow(10.0, -3 * (double(n) / rate) / T);  // amplitude: 60 dB in T
+  const DecayParameters p = decay_parameters(h, rate, 0);
+  ASSERT_TRUE(p.t20 && p.t30 && p.edt);
+  EXPECT_NEAR(*p.t20, T, 0.02 * T);
+  EXPECT_NEAR(*p.t30, T, 0.02 * T);
+  EXPECT_NEAR(*p.edt, T, 0.05 * T);
+  const double a = 6 * std::log(10.0) / T;  // the energy falls as exp(-a t)
+  const double c80 = 10 * std::log10((1 - std::exp(-a * 0.08)) / std::exp(-a * 0.08));
+  EXPECT_NEAR(p.c80, c80, 0.3);
+  EXPECT_NEAR(p.d50, 1 - std::exp(-a * 0.05), 0.02);
+  // Per band: the 1 kHz band of the same response decays alike (white noise has energy in every band).
+  const DecayParameters band = decay_parameters(h, rate, 1000);
+  ASSERT_TRUE(band.t30);
+  EXPECT_NEAR(*band.t30, T, 0.05 * T);
+}
+
+TEST(Room, OctaveBandsPassTheirCentreAndStopTwoOctavesAway) {
+  const double rate = 12001.9;
+  for (double centre : {125.0, 500.0, 2000.0}) {
+    const auto amplitude = [&](double f) {  // steady-state amplitude of a unit tone, after the transient
+      std::vector<double> x(static_cast<std::size_t>(rate));
+      for (std::size_t n = 0; n < x.size(); ++n) x[n] = std::sin(2 * kPi * f * double(n) / rate);
+      const std::vector<double> y = octave_band(x, rate, centre);
+      double peak = 0;
+      for (std::size_t n = y.size() / 2; n < y.size(); ++n) peak = std::max(peak, std::abs(y[n]));
+      return peak;
+    };
+    EXPECT_NEAR(amplitude(centre), 1, 0.01) << centre;
+    EXPECT_LT(amplitude(centre / 4), 0.03) << centre;  // 2 octaves below: under -30 dB
+    if (centre * 4 < rate / 2) EXPECT_LT(amplitude(centre * 4), 0.03) << centre;
+  }
+}
+
+TEST(Room, SabineAndEyringOfAUniformShoebox) {
+  const double beta = admittance_from_random_absorption(0.2);
+  const ShoeboxReverberation r = shoebox_reverberation({4, 3, 2.5}, {beta, beta, beta, beta, beta, beta}, 343);
+  const double k = 24 * std::log(10.0) / 343, volume = 30, area = 2 * (12 + 10 + 7.5);
+  EXPECT_NEAR(r.mean_absorption, 0.2, 1e-9);
+  EXPECT_NEAR(r.sabine, k * volume / (0.2 * area), 1e-9);
+  EXPECT_NEAR(r.eyring, k * volume / (-area * std::log(0.8)), 1e-9);
+}
+
+TEST(Room, AdmittanceFromAbsorption) {
+  for (double alpha : {0.01, 0.1, 0.5, 0.9, 0.99}) {
+    const double beta = admittance_from_normal_absorption(alpha);
+    EXPECT_NEAR(1 - std::pow(reflection_coefficient(beta, 0), 2), alpha, 1e-12);
+  }
+  for (double alpha : {0.01, 0.2, 0.6, 0.9}) {  // Paris' integral, by the midpoint rule
+    const double beta = admittance_from_random_absorption(alpha);
+    double integral = 0;
+    const int steps = 200000;
+    for (int i = 0; i < steps; ++i) {
+      const double theta = (i + 0.5) * (kPi / 2) / steps;
+      integral += (1 - std::pow(reflection_coefficient(beta, theta), 2)) * std::sin(2 * theta) * (kPi / 2) / steps;
+    }
+    EXPECT_NEAR(integral, alpha, 1e-8) << "beta " << beta;
+    EXPECT_LE(beta, 0.638);
+  }
+  EXPECT_THROW(admittance_from_normal_absorption(1.5), Error);
+  EXPECT_THROW(admittance_from_random_absorption(0.97), Error);
+}
+
+}  // namespace
+}  // namespace wavefd

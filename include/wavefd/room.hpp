@@ -1,0 +1,106 @@
+#pragma once
+// The room model (`wavefd room`): air in a box of cells, walls of materials, point sources and
+// receivers; docs/room.md gives the formulation and its references. Plain C++ (no Kokkos).
+//
+// Cells are centred: cell i spans [i h, (i + 1) h), so a shoebox of L metres along an axis is
+// n = L / h cells and its walls lie half a cell beyond the first and the last cell centres. The bulk
+// update runs over every cell with zero ghosts (the variant of the portfolio, unchanged); the walls
+// are a sparse pass over the cells whose stencil reaches beyond them (WallCell), which
+//  - adds the terms the zero ghosts left out, read at their mirror images (the even reflection: the
+//    normal derivative of the pressure vanishes at the wall, a sound-hard wall), and
+//  - adds the wall's loss, g (u+ - u-) with g = lambda beta sigma / 2 (beta the wall's normalised
+//    admittance, sigma the faces of the cell on walls), the finite-volume term of Bilbao et al.
+// The even reflection keeps the operator symmetric with the eigenvalues of the bulk symbol at the
+// cosine modes, so the bulk's Courant limit holds for every stencil family; the loss only removes
+// energy (docs/room.md: the energy balance, checked in CTest to rounding).
+#include <array>
+#include <string>
+#include <vector>
+
+#include "wavefd/point_spread.hpp"
+#include "wavefd/stencil.hpp"
+#include "wavefd/types.hpp"
+
+namespace wavefd {
+
+// A wall material: its normalised specific admittance beta = rho c / Z (0: rigid, 1: matched at
+// normal incidence), frequency independent.
+struct Material {
+  std::string name;
+  double admittance = 0;
+};
+
+// beta from a normal-incidence absorption coefficient alpha (R = (1 - beta) / (1 + beta), alpha = 1 - R^2).
+double admittance_from_normal_absorption(double alpha);
+// Paris' random-incidence absorption of a real admittance beta: the integral of
+// 1 - R(theta)^2 = 4 beta cos / (cos + beta)^2 against sin(2 theta) over [0, pi/2], in closed form.
+double random_incidence_absorption(double beta);
+// beta from a random-incidence (Paris) absorption coefficient of a locally reactive real admittance,
+// alpha = 8 beta (1 + beta / (1 + beta) - 2 beta ln(1 + 1 / beta)), solved by bisection on the branch
+// beta <= 0.638 (where alpha peaks at 0.951); alpha in [0, 0.95].
+double admittance_from_random_absorption(double alpha);
+// The plane-wave reflection coefficient of admittance beta at incidence theta (radians from the normal):
+// R = (cos(theta) - beta) / (cos(theta) + beta), i.e. (xi cos - 1) / (xi cos + 1) with xi = 1 / beta.
+double reflection_coefficient(double admittance, double theta);
+
+// The six faces of a shoebox, in this order: x low, x high, y low, y high, z low, z high.
+inline constexpr std::array<const char*, 6> kShoeboxFaces = {"x_low", "x_high", "y_low", "y_high", "z_low", "z_high"};
+
+// A cell of the sparse wall pass: what its update adds to the bulk's (global cell indices).
+struct WallCell {
+  Index3 at{0, 0, 0};
+  double loss = 0;  // sum over its faces on walls of beta: g = lambda * loss / 2
+  // Laplacian weights a_k (unit grid) times u at a cell: the terms the bulk's zero ghosts left out,
+  // each at the mirror image of the ghost it stands for; equal images summed into one term.
+  std::vector<std::pair<Index3, double>> terms;
+};
+
+// The wall cells of a shoebox of n cells with the face admittances `beta` (kShoeboxFaces order), for
+// a stencil symmetric in each axis (every family; a custom stencil must be): the cells whose stencil
+// reaches beyond a wall or that touch one. Only cells inside `box` (global [lo, hi)) are listed,
+// x fastest. Throws Error for a stencil that is not symmetric in each axis.
+std::vector<WallCell> shoebox_wall_cells(const Stencil& s, const Index3& n, const std::array<double, 6>& beta,
+                                         const Box& box);
+
+// Source signals, sampled at the grid's rate: value n is what step n adds (soft) or sets (hard).
+//  impulse: a discrete impulse at step 0, differentiated (1, -1): no net volume, so a closed room
+//           keeps no growing offset in its constant mode;
+//  hann:    a Hann pulse of `duration` seconds, differentiated the same way (`differentiate`);
+//  samples: given values (a WAV file's, resampled to the grid's rate by the caller).
+std::vector<double> impulse_signal(long steps);
+std::vector<double> hann_signal(double duration, double dt, long steps, bool differentiate);
+
+struct RoomSource {
+  std::array<double, 3> position{};  // grid units of the cell centres (metres / h - 1/2)
+  std::vector<double> signal;        // per step (shorter: zero after), times the amplitude
+  bool hard = false;                 // sets the nearest cell's value instead of adding (spreading)
+  std::string describe;              // e.g. "impulse", "hann 2 ms"
+};
+
+// A shoebox room on its grid, in grid units (RoomSource's positions: cell centres).
+struct RoomModel {
+  Index3 n{0, 0, 0};                  // cells per axis
+  double h = 0;                       // cell size (m)
+  double speed = 343;                 // speed of sound (m/s)
+  double courant = 0;                 // lambda = speed dt / h
+  double dt = 0;                      // s
+  long steps = 0;
+  Stencil stencil;
+  std::array<double, 6> admittance{};  // per face (kShoeboxFaces)
+  std::vector<RoomSource> sources;
+  std::vector<std::array<double, 3>> receivers;  // grid units of the cell centres
+  Spreading spreading = Spreading::trilinear;     // of the soft sources and the receivers
+};
+
+// The weights of a soft source or a receiver at `position` (grid units of the cell centres): Error
+// naming `key` outside the cell centres, or where sinc spreading would reach beyond the walls (its
+// 8 points per axis need 3 cells to the low wall and 4 to the high one), since no air is there.
+std::vector<GridWeight> room_point_weights(const std::array<double, 3>& position, Spreading s, const Index3& n,
+                                           const std::string& key);
+// Checks a model's stencil, sources and receivers (each Error names the deck key).
+void check_room_model(const RoomModel& m);
+
+// Grid units of the cell centres from metres (x / h - 1/2), snapped to a centre within 1e-9.
+std::array<double, 3> room_grid_position(const std::array<double, 3>& metres, double h);
+
+}  // namespace wavefd

@@ -1,0 +1,229 @@
+// Room decks: the schema, the whole-deck checks and the RoomModel a deck describes
+// (include/wavefd/room_deck.hpp; docs/room.md lists the keys).
+#include "wavefd/room_deck.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "deck_schema.hpp"
+
+namespace wavefd {
+namespace {
+
+using deck::above;
+using deck::any_finite;
+using deck::as_array;
+using deck::as_number;
+using deck::as_string;
+using deck::at_least;
+using deck::between;
+using deck::Bounds;
+using deck::check_range;
+using deck::Exclusive;
+using deck::integers;
+
+// Receivers a deck may place: their responses must fit in memory long before this.
+constexpr std::size_t kMaxReceivers = 100'000;
+
+struct Reading {
+  RoomDeck deck;
+  const std::string& path() const { return deck.path; }
+  template <class T>
+  T& at() {
+    if constexpr (std::is_same_v<T, RoomDeck>) return deck;
+    else if constexpr (std::is_same_v<T, RoomDeck::Material>) return deck.materials.back();
+    else return deck.sources.back();
+  }
+};
+
+using Key = deck::Key<Reading>;
+using D = RoomDeck;
+using deck::boolean;
+using deck::choice;
+using deck::integer;
+using deck::number;
+using deck::text;
+
+void read_size(const toml::node& v, const std::string& key, Reading& r) {
+  const toml::array* a = as_array(v, key, 3, "3 numbers [x, y, z]", false, "extents > 0 in metres");
+  for (std::size_t d = 0; d < 3; ++d) {
+    r.deck.size[d] = as_number(*a->get(d), key);
+    check_range(r.deck.size[d], format_number(r.deck.size[d]), key + "[" + std::to_string(d) + "]", above(0),
+                "the room's extent in metres");
+  }
+}
+
+void read_q(const toml::node& v, const std::string& key, Reading& r) {
+  r.deck.q = integers<3>(v, key, between(0, 30), "the box family's shell triplet");
+}
+
+// [walls]: one material name per face.
+Key wall_key(std::size_t face) {
+  return {.name = kShoeboxFaces[face], .read = [face](const toml::node& v, const std::string& key, Reading& r) {
+            r.deck.walls[face] = as_string(v, key, "a material's name or 'rigid'");
+          }};
+}
+
+const Key& schema() {
+  static const Key root{.name = "", .keys = {
+    {.name = "room", .keys = {
+      {.name = "size", .read = read_size},
+      {.name = "speed", .read = number<Reading>(&D::speed, above(0), "the speed of sound in m/s")},
+    }},
+    {.name = "grid", .keys = {
+      {.name = "spacing", .read = number<Reading>(&D::spacing, above(0), "the cell size in metres")},
+    }},
+    {.name = "stencil", .keys = {
+      {.name = "family", .read = choice<Reading>(&D::family, {"star", "compact", "box"})},
+      {.name = "M", .read = integer<Reading>(&D::M, between(1, 20), "the star stencil's radius, 1..20")},
+      {.name = "R", .read = integer<Reading>(&D::R, between(1, 30), "the compact stencil's |q|^2 limit, 1..30")},
+      {.name = "q", .read = read_q},
+    }},
+    {.name = "scheme", .keys = {
+      {.name = "precision", .read = choice<Reading>(&D::precision, {"float", "double"})},
+      {.name = "cfl", .read = number<Reading>(&D::cfl, {0, 1, true, false}, "the fraction of the stencil's stable Courant number")},
+      {.name = "steps", .read = integer<Reading>(&D::steps, at_least(1), "a number of time steps")},
+      {.name = "time", .read = number<Reading>(&D::time, above(0), "the simulated time in seconds")},
+      {.name = "variant", .read = text<Reading>(&D::variant)},
+      {.name = "tile", .read = text<Reading>(&D::tile)},
+      {.name = "spreading", .read = choice<Reading>(&D::spreading, {"trilinear", "sinc"})},
+    }},
+    {.name = "material", .keys = {
+       {.name = "name", .read = text<Reading>(&D::Material::name)},
+       {.name = "admittance", .read = number<Reading>(&D::Material::admittance, at_least(0), "a normalised admittance rho c / Z")},
+       {.name = "absorption", .read = number<Reading>(&D::Material::absorption, between(0, 1), "a normal-incidence absorption coefficient")},
+       {.name = "random_absorption", .read = number<Reading>(&D::Material::random_absorption, between(0, 0.95),
+                                                     "a random-incidence absorption coefficient")},
+     },
+     .array_of_tables = true, .required = {"name"},
+     .begin = [](Reading& r) { r.deck.materials.emplace_back(); }},
+    {.name = "walls", .keys = {
+      {.name = "default", .read = text<Reading>(&D::wall_default)},
+      wall_key(0), wall_key(1), wall_key(2), wall_key(3), wall_key(4), wall_key(5),
+    }},
+    {.name = "source", .keys = {
+       {.name = "position", .read = deck::point<Reading>(&D::Source::position)},
+       {.name = "signal", .read = choice<Reading>(&D::Source::signal, {"impulse", "hann"})},
+       {.name = "duration", .read = number<Reading>(&D::Source::duration, above(0), "the Hann pulse's length in seconds")},
+       {.name = "differentiate", .read = boolean<Reading>(&D::Source::differentiate)},
+       {.name = "amplitude", .read = number<Reading>(&D::Source::amplitude, any_finite(), "a finite factor")},
+       {.name = "hard", .read = boolean<Reading>(&D::Source::hard)},
+     },
+     .array_of_tables = true, .required = {"position"},
+     .begin = [](Reading& r) { r.deck.sources.emplace_back(); }},
+    {.name = "receivers", .keys = {
+      {.name = "positions", .read = deck::points<Reading>(&D::receivers), .nested = true},
+      {.name = "file", .read = text<Reading>(&D::responses)},
+      {.name = "wav", .read = text<Reading>(&D::wav)},
+      {.name = "wav_rate", .read = integer<Reading>(&D::wav_rate, between(0, 768000), "Hz, 0 = the grid's rate")},
+    }},
+    deck::output_section<Reading, D>(),
+    deck::parallel_section<Reading, D>(),
+  }};
+  return root;
+}
+
+const Exclusive kExclusive = {{"scheme.steps", "time"}, {"scheme.time", "steps"}};
+
+void check_whole_deck(const RoomDeck& d) {
+  if (d.size[0] == 0)
+    throw Error("room.size is required; accepted: the shoebox's extents in metres, e.g. size = [6, 4, 3] in [room]");
+  if (d.spacing == 0)
+    throw Error("grid.spacing is required; accepted: the cell size in metres, e.g. spacing = 0.05 in [grid]");
+  if (d.steps && d.time)
+    throw Error("scheme.steps and scheme.time are exclusive; accepted: one of them (steps, or the simulated time in s)");
+  if (!d.steps && !d.time)
+    throw Error("scheme.steps or scheme.time is required; accepted: the number of steps, or the simulated time in s");
+  if (d.receivers.size() > kMaxReceivers)
+    throw Error("receivers.positions gives " + std::to_string(d.receivers.size()) + " receivers; accepted: at most " +
+                std::to_string(kMaxReceivers));
+  for (std::size_t i = 0; i < d.materials.size(); ++i) {
+    const RoomDeck::Material& m = d.materials[i];
+    const std::string key = "material[" + std::to_string(i) + "]";
+    if (int(m.admittance.has_value()) + int(m.absorption.has_value()) + int(m.random_absorption.has_value()) != 1)
+      throw Error(key + " ('" + m.name + "') needs exactly one of admittance, absorption, random_absorption; accepted: "
+                  "one of them");
+    if (m.name == "rigid")
+      throw Error(key + ".name = 'rigid' is built in; accepted: another name");
+    for (std::size_t j = 0; j < i; ++j)
+      if (d.materials[j].name == m.name)
+        throw Error(key + ".name = '" + m.name + "' is given twice; accepted: one [[material]] per name");
+  }
+}
+
+// The admittance of a wall's material name (`key` names the deck key that gave it).
+double admittance_of(const RoomDeck& d, const std::string& name, const std::string& key) {
+  if (name == "rigid") return 0;
+  std::string names = "rigid";
+  for (const RoomDeck::Material& m : d.materials) {
+    if (m.name == name) {
+      if (m.admittance) return *m.admittance;
+      if (m.absorption) return admittance_from_normal_absorption(*m.absorption);
+      return admittance_from_random_absorption(*m.random_absorption);
+    }
+    names += ", " + m.name;
+  }
+  throw Error(key + " = '" + name + "' is no material of this deck; accepted: " + names);
+}
+
+}  // namespace
+
+std::string wav_path(const std::string& prefix, std::size_t r) { return prefix + "-" + std::to_string(r) + ".wav"; }
+
+RoomDeck read_room_deck(const std::string& path, const std::vector<std::string>& overrides) {
+  Reading r;
+  r.deck.path = path;
+  deck::read_deck(path, overrides, schema(), kExclusive, r);
+  check_whole_deck(r.deck);
+  return std::move(r.deck);
+}
+
+std::vector<std::pair<std::string, std::string>> room_deck_settings(const std::string& path,
+                                                                   const std::vector<std::string>& overrides) {
+  return deck::deck_settings(path, overrides, schema(), kExclusive);
+}
+
+RoomModel make_room_model(const RoomDeck& d, const Stencil& s) {
+  RoomModel m;
+  m.h = d.spacing;
+  m.speed = d.speed;
+  for (int a = 0; a < 3; ++a) {
+    const double cells = d.size[std::size_t(a)] / d.spacing;
+    const double whole = std::round(cells);
+    if (whole < 1 || std::abs(cells - whole) > 1e-6 * std::max(1.0, whole) || whole > 0x1p31)
+      throw Error("room.size[" + std::to_string(a) + "] = " + format_number(d.size[std::size_t(a)]) + " m is " +
+                  format_number(cells) + " cells of grid.spacing = " + format_number(d.spacing) +
+                  " m; accepted: a whole number of cells, 1 .. 2^31");
+    m.n[std::size_t(a)] = index_t(whole);
+  }
+  m.stencil = s;
+  m.courant = d.cfl * m.stencil.max_courant;
+  m.dt = m.courant * m.h / m.speed;
+  constexpr double kMaxSteps = 0x1p53;
+  const double steps = d.steps ? double(*d.steps) : std::ceil(*d.time / m.dt - 1e-9);
+  if (!(steps <= kMaxSteps))
+    throw Error("scheme.time = " + format_number(d.time.value_or(0)) + " s is " + format_number(steps) +
+                " steps; accepted: at most 2^53 steps");
+  m.steps = long(steps);
+  for (std::size_t f = 0; f < 6; ++f) {
+    const std::string& name = d.walls[f].empty() ? d.wall_default : d.walls[f];
+    m.admittance[f] = admittance_of(d, name, d.walls[f].empty() ? "walls.default" : std::string("walls.") + kShoeboxFaces[f]);
+  }
+  m.spreading = parse_spreading(d.spreading, "scheme.spreading");
+  for (std::size_t i = 0; i < d.sources.size(); ++i) {
+    const RoomDeck::Source& s = d.sources[i];
+    RoomSource& out = m.sources.emplace_back();
+    out.position = room_grid_position(s.position, m.h);
+    out.hard = s.hard;
+    out.signal = s.signal == "hann" ? hann_signal(s.duration, m.dt, m.steps, s.differentiate) : impulse_signal(m.steps);
+    for (double& v : out.signal) v *= s.amplitude;
+    out.describe = s.signal == "hann" ? "hann " + format_number(s.duration * 1e3) + " ms" +
+                                            (s.differentiate ? ", differentiated" : "")
+                                      : "impulse, differentiated";
+  }
+  for (const auto& p : d.receivers) m.receivers.push_back(room_grid_position(p, m.h));
+  return m;
+}
+
+}  // namespace wavefd

@@ -1,0 +1,209 @@
+#include "wavefd/room_step.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "room/wall_pass.hpp"
+#include "wavefd/parallel.hpp"
+
+namespace wavefd {
+
+namespace {
+
+using Range = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>;
+
+SchemeSpec room_scheme(const RoomModel& m, ParallelSpec par) {
+  SchemeSpec s;
+  s.domain = Domain::single(m.n);
+  s.boundary = Boundary::zero;
+  s.courant = m.courant;
+  if (par.pack == GhostFillMode::kernel)
+    throw Error("parallel.pack = kernel: the room's wall pass rewrites cells after the update; accepted: auto, separate");
+  par.pack = GhostFillMode::separate;
+  s.parallel = par;
+  return s;
+}
+
+}  // namespace
+
+template <class T>
+RoomStep<T>::RoomStep(const RoomModel& m, const ParallelSpec& par, const Variant& v, const Tile& tile)
+    : model_((check_room_model(m), m)), engine_(m.stencil, room_scheme(m, par), v, tile) {
+  const Index3 offset = engine_.domain().offset, local = engine_.domain().local;
+  const Box mine{offset, {offset[0] + local[0], offset[1] + local[1], offset[2] + local[2]}};
+  walls_ = std::make_unique<WallPass<T>>(shoebox_wall_cells(m.stencil, m.n, m.admittance, mine), offset,
+                                         engine_.layout(), m.courant);
+  engine_.add_pass(walls_.get());
+  Kokkos::deep_copy(engine_.u().data, T(0));  // ghosts included: they stay 0
+  Kokkos::deep_copy(engine_.u_prev().data, T(0));
+
+  const Layout& l = engine_.layout();
+  const auto owned = [&](const Index3& g) {
+    for (int d = 0; d < 3; ++d)
+      if (g[d] < mine.lo[d] || g[d] >= mine.hi[d]) return false;
+    return true;
+  };
+  const auto flat = [&](const Index3& g) { return l.at(g[0] - offset[0], g[1] - offset[1], g[2] - offset[2]); };
+
+  // Sources: soft ones spread, hard ones at the nearest cell; per point, its entries (source, weight).
+  std::map<index_t, std::vector<std::pair<int, double>>> soft, hard;
+  std::size_t longest = 0;
+  for (std::size_t s = 0; s < m.sources.size(); ++s) {
+    const RoomSource& src = m.sources[s];
+    longest = std::max(longest, src.signal.size());
+    if (src.hard) {
+      const Index3 at{std::llround(src.position[0]), std::llround(src.position[1]), std::llround(src.position[2])};
+      if (owned(at)) hard[flat(at)].push_back({int(s), 1.0});
+      continue;
+    }
+    for (const GridWeight& w : room_point_weights(src.position, m.spreading, m.n, "source[" + std::to_string(s) + "].position"))
+      if (owned(w.at)) soft[flat(w.at)].push_back({int(s), w.weight});
+  }
+  longest = std::min<std::size_t>(longest, std::size_t(std::max<long>(m.steps, 0)));
+  signal_ = Kokkos::View<double**, Kokkos::LayoutRight>("wavefd::room_signal", longest, m.sources.size());
+  auto signal = Kokkos::create_mirror_view(signal_);
+  for (std::size_t s = 0; s < m.sources.size(); ++s)
+    for (std::size_t n = 0; n < longest && n < m.sources[s].signal.size(); ++n) signal(n, s) = m.sources[s].signal[n];
+  Kokkos::deep_copy(signal_, signal);
+  // One entry per (point, source): a point shared by two sources gets two entries and sums them in
+  // one thread (no race), hard points set the sum of theirs.
+  const auto upload = [](const auto& points, Kokkos::View<index_t*>& at, Kokkos::View<int*>& source,
+                         Kokkos::View<double*>* weight, const char* label) {
+    std::vector<index_t> a;
+    std::vector<int> s;
+    std::vector<double> w;
+    for (const auto& [p, entries] : points)
+      for (const auto& [src, wt] : entries) a.push_back(p), s.push_back(src), w.push_back(wt);
+    at = Kokkos::View<index_t*>(std::string(label) + "_at", a.size());
+    source = Kokkos::View<int*>(std::string(label) + "_source", s.size());
+    Kokkos::deep_copy(at, Kokkos::View<const index_t*, Kokkos::HostSpace>(a.data(), a.size()));
+    Kokkos::deep_copy(source, Kokkos::View<const int*, Kokkos::HostSpace>(s.data(), s.size()));
+    if (weight) {
+      *weight = Kokkos::View<double*>(std::string(label) + "_weight", w.size());
+      Kokkos::deep_copy(*weight, Kokkos::View<const double*, Kokkos::HostSpace>(w.data(), w.size()));
+    }
+  };
+  upload(soft, soft_at_, soft_source_, &soft_weight_, "wavefd::room_soft");
+  upload(hard, hard_at_, hard_source_, nullptr, "wavefd::room_hard");
+
+  // Receivers: the support points this rank owns.
+  std::vector<int> begin{0};
+  std::vector<index_t> at;
+  std::vector<double> weight;
+  for (std::size_t r = 0; r < m.receivers.size(); ++r) {
+    for (const GridWeight& w : room_point_weights(m.receivers[r], m.spreading, m.n, "receivers.positions[" + std::to_string(r) + "]"))
+      if (owned(w.at)) at.push_back(flat(w.at)), weight.push_back(w.weight);
+    begin.push_back(int(at.size()));
+  }
+  rec_begin_ = Kokkos::View<int*>("wavefd::room_rec_begin", begin.size());
+  rec_at_ = Kokkos::View<index_t*>("wavefd::room_rec_at", at.size());
+  rec_weight_ = Kokkos::View<double*>("wavefd::room_rec_weight", weight.size());
+  Kokkos::deep_copy(rec_begin_, Kokkos::View<const int*, Kokkos::HostSpace>(begin.data(), begin.size()));
+  Kokkos::deep_copy(rec_at_, Kokkos::View<const index_t*, Kokkos::HostSpace>(at.data(), at.size()));
+  Kokkos::deep_copy(rec_weight_, Kokkos::View<const double*, Kokkos::HostSpace>(weight.data(), weight.size()));
+  samples_ = Kokkos::View<double**, Kokkos::LayoutRight>("wavefd::room_samples", m.receivers.size(),
+                                                         std::size_t(std::max<long>(m.steps, 0)));
+}
+
+template <class T>
+RoomStep<T>::~RoomStep() = default;
+
+template <class T>
+index_t RoomStep<T>::wall_cells() const {
+  return walls_->cells();
+}
+
+template <class T>
+void RoomStep<T>::step() {
+  const long n = engine_.steps_done();
+  engine_.step();  // the walls' pass runs inside
+  add_sources(n);
+  sample_receivers(n);
+}
+
+template <class T>
+void RoomStep<T>::add_sources(long step) {
+  if (step >= long(signal_.extent(0))) return;
+  const auto signal = Kokkos::subview(signal_, step, Kokkos::ALL);
+  const auto next = engine_.u().data;  // u+ after the swap
+  const auto exec = engine_.args().exec;
+  if (soft_at_.extent(0) > 0) {
+    const auto at = soft_at_;
+    const auto source = soft_source_;
+    const auto weight = soft_weight_;
+    // Entries of one point are adjacent (sorted by point): the first of a run adds them all.
+    Kokkos::parallel_for("wavefd::room_soft_sources", Range(exec, 0, index_t(at.extent(0))), KOKKOS_LAMBDA(index_t e) {
+      if (e > 0 && at(e - 1) == at(e)) return;
+      double sum = 0;
+      for (index_t f = e; f < index_t(at.extent(0)) && at(f) == at(e); ++f) sum += weight(f) * signal(source(f));
+      next(at(e)) += static_cast<T>(sum);
+    });
+  }
+  if (hard_at_.extent(0) > 0) {
+    const auto at = hard_at_;
+    const auto source = hard_source_;
+    Kokkos::parallel_for("wavefd::room_hard_sources", Range(exec, 0, index_t(at.extent(0))), KOKKOS_LAMBDA(index_t e) {
+      if (e > 0 && at(e - 1) == at(e)) return;
+      double sum = 0;
+      for (index_t f = e; f < index_t(at.extent(0)) && at(f) == at(e); ++f) sum += signal(source(f));
+      next(at(e)) = static_cast<T>(sum);
+    });
+  }
+}
+
+template <class T>
+void RoomStep<T>::sample_receivers(long step) {
+  const index_t receivers = index_t(samples_.extent(0));
+  if (receivers == 0 || step >= long(samples_.extent(1))) return;
+  const auto begin = rec_begin_;
+  const auto at = rec_at_;
+  const auto weight = rec_weight_;
+  const auto samples = samples_;
+  const auto next = engine_.u().data;
+  Kokkos::parallel_for("wavefd::room_receivers", Range(engine_.args().exec, 0, receivers), KOKKOS_LAMBDA(index_t r) {
+    double sum = 0;
+    for (int e = begin(r); e < begin(r + 1); ++e) sum += weight(e) * double(next(at(e)));
+    samples(r, step) = sum;
+  });
+}
+
+template <class T>
+std::vector<std::vector<double>> RoomStep<T>::partial_responses() const {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, samples_);
+  const std::size_t done = std::min<std::size_t>(std::size_t(steps_done()), host.extent(1));
+  std::vector<std::vector<double>> out(host.extent(0), std::vector<double>(done));
+  for (std::size_t r = 0; r < out.size(); ++r)
+    for (std::size_t s = 0; s < done; ++s) out[r][s] = host(r, s);
+  return out;
+}
+
+template <class T>
+double RoomStep<T>::energy() const {
+  const Layout l = engine_.layout();
+  const auto next = engine_.u().data, now = engine_.u_prev().data;
+  const auto offsets = engine_.weights().flat_offsets;
+  const auto gamma = engine_.weights().gamma;
+  const int size = engine_.weights().size;
+  using Policy = Kokkos::MDRangePolicy<Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
+                                       Kokkos::IndexType<index_t>>;
+  double bulk = 0;
+  Kokkos::parallel_reduce("wavefd::room_energy", Policy({0, 0, 0}, {l.n[0], l.n[1], l.n[2]}),
+      KOKKOS_LAMBDA(index_t i, index_t j, index_t k, double& e) {
+        const index_t p = l.at(i, j, k);
+        double laplacian = -2 * double(now(p));  // lambda^2 L_0 u = sum_k gamma_k u(. + l_k) - 2 u
+        for (int q = 0; q < size; ++q) laplacian += double(gamma(q)) * double(now(p + offsets(q)));
+        const double step = double(next(p)) - double(now(p));
+        e += 0.5 * step * step - 0.5 * double(next(p)) * laplacian;
+      }, bulk);
+  return sum_over_ranks(bulk - 0.5 * walls_->pairing(engine_.u(), engine_.u_prev()));
+}
+
+template <class T>
+double RoomStep<T>::absorbed() const {
+  return sum_over_ranks(walls_->absorbed());
+}
+
+template class RoomStep<float>;
+template class RoomStep<double>;
+
+}  // namespace wavefd

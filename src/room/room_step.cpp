@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "room/wall_pass.hpp"
 #include "wavefd/parallel.hpp"
@@ -125,7 +126,9 @@ template <class T>
 void RoomStep<T>::add_sources(long step) {
   if (step >= long(signal_.extent(0))) return;
   const auto signal = Kokkos::subview(signal_, step, Kokkos::ALL);
-  const auto next = engine_.u().data;  // u+ after the swap
+  // u+ after the swap, through the const engine: writable access would mark the ghosts stale and
+  // refill them before the next step.
+  const auto next = std::as_const(engine_).u().data;
   const auto exec = engine_.args().exec;
   if (soft_at_.extent(0) > 0) {
     const auto at = soft_at_;
@@ -159,7 +162,7 @@ void RoomStep<T>::sample_receivers(long step) {
   const auto at = rec_at_;
   const auto weight = rec_weight_;
   const auto samples = samples_;
-  const auto next = engine_.u().data;
+  const auto next = std::as_const(engine_).u().data;
   Kokkos::parallel_for("wavefd::room_receivers", Range(engine_.args().exec, 0, receivers), KOKKOS_LAMBDA(index_t r) {
     double sum = 0;
     for (int e = begin(r); e < begin(r + 1); ++e) sum += weight(e) * double(next(at(e)));

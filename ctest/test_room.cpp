@@ -233,10 +233,10 @@ TEST(Room, ImpedanceWallReflectsAsTheSchemeAndTheAnalyticCoefficient) {
   // 7-point scheme: the measured |R| equals the scheme's own to 0.005 (the windows' leakage, growing
   // with the angle: 0.0005 at normal incidence, 0.004 at 38.7 degrees), and the
   // scheme's is the analytic |R(theta)| = |(cos - beta) / (cos + beta)| to first order in k h: within
-  // 0.1 at 20 cells per wavelength (kh = 0.31), at 0, 14.5, 30 and 38.7 degrees, for walls from nearly
-  // rigid to matched and beyond.
-  for (double beta : {0.1, 0.5, 1.0, 3.0})
-    for (int m : {0, 1, 2, 5}) {
+  // 0.1 at 20 cells per wavelength (kh = 0.31), at 0, 30 and 38.7 degrees, for walls from nearly rigid
+  // to matched and beyond.
+  for (double beta : {0.1, 1.0, 3.0})
+    for (int m : {0, 2, 5}) {
       const Reflection r = m == 5 ? measured_reflection(make_star(1), beta, m, 80) : measured_reflection(make_star(1), beta, m);
       const double exact = std::abs(reflection_coefficient(beta, std::asin(r.sin_theta)));
       EXPECT_NEAR(r.measured, r.discrete, 5e-3) << "beta " << beta << ", sin(theta) " << r.sin_theta;
@@ -245,7 +245,7 @@ TEST(Room, ImpedanceWallReflectsAsTheSchemeAndTheAnalyticCoefficient) {
                   r.sin_theta, r.measured, r.discrete, exact);
     }
   // star M = 4 with the same wall term: the same law, to the same first order.
-  for (double beta : {0.5, 3.0}) {
+  for (double beta : {0.5}) {
     const Reflection r = measured_reflection(make_star(4), beta, 2);
     const double exact = std::abs(reflection_coefficient(beta, std::asin(r.sin_theta)));
     EXPECT_NEAR(r.measured, exact, 0.1) << "star M=4, beta " << beta;

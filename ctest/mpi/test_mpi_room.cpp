@@ -22,7 +22,11 @@ RoomModel model(const Stencil& s) {
   m.courant = 0.99 * s.max_courant;
   m.dt = m.courant * m.h / m.speed;
   m.steps = 50;
-  m.admittance = {0.1, 0.0, 0.4, 1.0, 0.05, 2.0};
+  const std::array<double, 6> beta{0.1, 0.0, 0.4, 1.0, 0.05, 2.0};
+  for (std::size_t f = 0; f < 6; ++f) m.walls[f] = {"beta " + std::to_string(beta[f]), beta[f], {}, {}};
+  // Frequency-dependent walls on two faces (one with a frequency-independent part beside).
+  m.walls[0] = fit_octave_absorption("carpet", {0.02, 0.06, 0.14, 0.37, 0.60, 0.65, 0.65, 0.65}, m.dt, "carpet");
+  m.walls[3].branches = m.walls[0].branches;
   RoomSource soft{{6.3, 10.6, 11.2}, hann_signal(20 * m.dt, m.dt, m.steps, true), false, "hann"};
   RoomSource hard{{20, 5, 3}, impulse_signal(m.steps), true, "impulse"};
   m.sources = {soft, hard};

@@ -14,6 +14,7 @@
 // cosine modes, so the bulk's Courant limit holds for every stencil family; the loss only removes
 // energy (docs/room.md: the energy balance, checked in CTest to rounding).
 #include <array>
+#include <complex>
 #include <string>
 #include <vector>
 
@@ -23,18 +24,38 @@
 
 namespace wavefd {
 
-// A wall material: its normalised specific admittance beta = rho c / Z (0: rigid, 1: matched at
-// normal incidence), frequency independent.
+// One series branch of a wall's admittance, normalised (rho c times the admittance): the branch's
+// velocity i obeys mass di/dt + resistance i + stiffness integral(i) = p, so its admittance is
+// 1 / (mass s + resistance + stiffness / s): a passive RLC branch for non-negative values (mass in
+// s, resistance dimensionless, stiffness in 1/s).
+struct WallBranch {
+  double mass = 0, resistance = 0, stiffness = 0;
+};
+
+// A wall material, locally reactive: its normalised specific admittance beta = rho c / Z, the sum
+// of a frequency-independent part (0: rigid, 1: matched at normal incidence) and of its branches
+// (frequency dependent, e.g. fitted to octave-band absorption: fit_octave_absorption).
 struct Material {
   std::string name;
   double admittance = 0;
+  std::vector<WallBranch> branches;
+  std::vector<double> octave_absorption;  // the targets the branches were fitted to (kOctaveBands), if any
+  bool rigid() const { return admittance == 0 && branches.empty(); }
 };
+
+// beta(omega) of a material in continuous time, and as the scheme has it: the walls discretise each
+// branch by the bilinear (trapezoidal) rule at the step dt, so the scheme's admittance at omega is the
+// continuous one at (2 / dt) tan(omega dt / 2).
+std::complex<double> material_admittance(const Material& m, double omega);
+std::complex<double> scheme_admittance(const Material& m, double omega, double dt);
 
 // beta from a normal-incidence absorption coefficient alpha (R = (1 - beta) / (1 + beta), alpha = 1 - R^2).
 double admittance_from_normal_absorption(double alpha);
 // Paris' random-incidence absorption of a real admittance beta: the integral of
 // 1 - R(theta)^2 = 4 beta cos / (cos + beta)^2 against sin(2 theta) over [0, pi/2], in closed form.
 double random_incidence_absorption(double beta);
+// The same integral for a complex admittance (composite Simpson, 1e-10).
+double random_incidence_absorption(std::complex<double> beta);
 // beta from a random-incidence (Paris) absorption coefficient of a locally reactive real admittance,
 // alpha = 8 beta (1 + beta / (1 + beta) - 2 beta ln(1 + 1 / beta)), solved by bisection on the branch
 // beta <= 0.638 (where alpha peaks at 0.951); alpha in [0, 0.95].
@@ -42,6 +63,18 @@ double admittance_from_random_absorption(double alpha);
 // The plane-wave reflection coefficient of admittance beta at incidence theta (radians from the normal):
 // R = (cos(theta) - beta) / (cos(theta) + beta), i.e. (xi cos - 1) / (xi cos + 1) with xi = 1 / beta.
 double reflection_coefficient(double admittance, double theta);
+std::complex<double> reflection_coefficient(std::complex<double> admittance, double theta);
+
+// Branches whose random-incidence absorption matches `alpha` (one per octave band of kOctaveBands,
+// each in [0, 0.95]) at the band centres, for a grid of step dt: one resonant branch per octave
+// band from 16 Hz to 16 kHz below the grid's Nyquist frequency (non-negative least squares on the
+// real admittance, then corrected for the reactance the fit brings), the bilinear rule's frequency
+// warping compensated. Passive by construction. Throws Error naming `key` for a bad target.
+Material fit_octave_absorption(const std::string& name, const std::vector<double>& alpha, double dt,
+                               const std::string& key);
+// The frequency below which the fit places branches and matches bands: 0.8 of the grid's Nyquist
+// frequency (Hz). Bands centred above it keep what the fitted branches give there.
+double octave_fit_limit_hz(double dt);
 
 // The six faces of a shoebox, in this order: x low, x high, y low, y high, z low, z high.
 inline constexpr std::array<const char*, 6> kShoeboxFaces = {"x_low", "x_high", "y_low", "y_high", "z_low", "z_high"};
@@ -49,18 +82,18 @@ inline constexpr std::array<const char*, 6> kShoeboxFaces = {"x_low", "x_high", 
 // A cell of the sparse wall pass: what its update adds to the bulk's (global cell indices).
 struct WallCell {
   Index3 at{0, 0, 0};
-  double loss = 0;  // sum over its faces on walls of beta: g = lambda * loss / 2
+  // The wall faces it touches: (material index, area in cell faces h^2).
+  std::vector<std::pair<int, double>> faces;
   // Laplacian weights a_k (unit grid) times u at a cell: the terms the bulk's zero ghosts left out,
   // each at the mirror image of the ghost it stands for; equal images summed into one term.
   std::vector<std::pair<Index3, double>> terms;
 };
 
-// The wall cells of a shoebox of n cells with the face admittances `beta` (kShoeboxFaces order), for
-// a stencil symmetric in each axis (every family; a custom stencil must be): the cells whose stencil
-// reaches beyond a wall or that touch one. Only cells inside `box` (global [lo, hi)) are listed,
-// x fastest. Throws Error for a stencil that is not symmetric in each axis.
-std::vector<WallCell> shoebox_wall_cells(const Stencil& s, const Index3& n, const std::array<double, 6>& beta,
-                                         const Box& box);
+// The wall cells of a shoebox of n cells, for a stencil symmetric in each axis (every family; a
+// custom stencil must be): the cells whose stencil reaches beyond a wall or that touch one, each
+// face's material index being the face's (kShoeboxFaces order). Only cells inside `box` (global
+// [lo, hi)) are listed, x fastest. Throws Error for a stencil that is not symmetric in each axis.
+std::vector<WallCell> shoebox_wall_cells(const Stencil& s, const Index3& n, const Box& box);
 
 // Source signals, sampled at the grid's rate: value n is what step n adds (soft) or sets (hard).
 //  impulse: a discrete impulse at step 0, differentiated (1, -1): no net volume, so a closed room
@@ -86,7 +119,7 @@ struct RoomModel {
   double dt = 0;                      // s
   long steps = 0;
   Stencil stencil;
-  std::array<double, 6> admittance{};  // per face (kShoeboxFaces)
+  std::array<Material, 6> walls{};    // per face (kShoeboxFaces)
   std::vector<RoomSource> sources;
   std::vector<std::array<double, 3>> receivers;  // grid units of the cell centres
   Spreading spreading = Spreading::trilinear;     // of the soft sources and the receivers

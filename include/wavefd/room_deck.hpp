@@ -35,7 +35,10 @@ struct RoomDeck {
   // [[material]]
   struct Material {
     std::string name;
-    std::optional<double> admittance, absorption, random_absorption;  // exactly one
+    // Exactly one: frequency independent (admittance, or an absorption coefficient), or fitted
+    // branches (random-incidence absorption per octave band of kOctaveBands, 63 Hz .. 8 kHz).
+    std::optional<double> admittance, absorption, random_absorption;
+    std::vector<double> octave_absorption;
   };
   std::vector<Material> materials;
   // [walls]: a material name per face, else `default`; "rigid" is built in.

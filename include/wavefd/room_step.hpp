@@ -39,8 +39,9 @@ class RoomStep {
   // This rank's share of the responses: per receiver, steps_done() samples of u+ (the weighted sum
   // over the support this rank owns; sum over ranks). Copies from the device.
   std::vector<std::vector<double>> partial_responses() const;
-  // The energy E^{n+1/2} = |u+ - u|^2 / 2 - lambda^2 <u+, L_W u> / 2 after the last step, summed over
-  // the ranks (collective); with the walls' absorbed energy (tracked from the first step on), constant.
+  // The energy E^{n+1/2} = |u+ - u|^2 / 2 - lambda^2 <u+, L_W u> / 2 plus the wall branches' stored
+  // energy after the last step, summed over the ranks (collective); with the walls' absorbed energy
+  // (tracked from the first step on), constant.
   double energy() const;
   double absorbed() const;  // summed over the ranks (collective)
 

@@ -38,7 +38,7 @@ struct RoomOutcome {
   bool finite = true;
   double max_abs = 0;
   std::vector<std::vector<double>> responses;  // rank 0: summed over ranks
-  double wall_cells = 0, wall_terms = 0, wall_bytes = 0;  // over all ranks
+  double wall_cells = 0, wall_terms = 0, wall_bytes = 0, wall_branch_states = 0;  // over all ranks
 };
 
 template <class T>
@@ -91,6 +91,7 @@ RoomOutcome run_room(const RoomModel& m, const ParallelSpec& par, const Variant&
   r.wall_cells = sum_over_ranks(double(room.walls().cells()));
   r.wall_terms = sum_over_ranks(double(room.walls().terms()));
   r.wall_bytes = sum_over_ranks(room.walls().bytes());
+  r.wall_branch_states = sum_over_ranks(double(room.walls().branch_states()));
   return r;
 }
 
@@ -110,20 +111,74 @@ void write_wavs(const RoomDeck& d, const RoomModel& m, const std::vector<std::ve
   }
 }
 
-// The summary's acoustics: Sabine's and Eyring's reverberation times of the shoebox, and per
-// receiver the ISO 3382 parameters broadband and in the octave bands whose upper edge lies below a
-// quarter of the grid's rate (above it the scheme's dispersion dominates).
+// The random-incidence absorption the scheme gives each face at f Hz (0: broadband, where only a
+// frequency-independent material has one; NaN otherwise).
+std::array<double, 6> face_absorption(const RoomModel& m, double f) {
+  std::array<double, 6> alpha{};
+  for (std::size_t face = 0; face < 6; ++face) {
+    const Material& w = m.walls[face];
+    alpha[face] = f > 0                ? random_incidence_absorption(scheme_admittance(w, 2 * M_PI * f, m.dt))
+                  : w.branches.empty() ? random_incidence_absorption(w.admittance)
+                                       : NAN;
+  }
+  return alpha;
+}
+
+// The summary's walls: each distinct material, with its fitted branches and the absorption the
+// scheme gives it per octave band beside the deck's target.
+nlohmann::json materials_json(const RoomModel& m) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t face = 0; face < 6; ++face) {
+    const Material& w = m.walls[face];
+    bool seen = false;
+    for (std::size_t g = 0; g < face; ++g) seen = seen || m.walls[g].name == w.name;
+    if (seen) continue;
+    nlohmann::json branches = nlohmann::json::array(), achieved = nlohmann::json::array();
+    for (const WallBranch& b : w.branches) branches.push_back({b.mass, b.resistance, b.stiffness});
+    for (double f : kOctaveBands)
+      achieved.push_back(random_incidence_absorption(scheme_admittance(w, 2 * M_PI * f, m.dt)));
+    nlohmann::json j = {{"name", w.name}, {"admittance", w.admittance}, {"octave_absorption", achieved}};
+    if (!w.branches.empty()) {
+      j["branches"] = branches;
+      j["branches_note"] = "[mass (s), resistance, stiffness (1/s)]: beta(s) = sum 1 / (mass s + resistance + stiffness / s)";
+      j["octave_absorption_target"] = w.octave_absorption;
+      j["fitted_below_hz"] = octave_fit_limit_hz(m.dt);
+    }
+    out.push_back(j);
+  }
+  return out;
+}
+
+// Each face's material name (kShoeboxFaces order).
+nlohmann::json walls_json(const RoomModel& m) {
+  nlohmann::json j;
+  for (std::size_t f = 0; f < 6; ++f) j[kShoeboxFaces[f]] = m.walls[f].name;
+  return j;
+}
+
+// The summary's acoustics: Sabine's and Eyring's reverberation times of the shoebox (broadband where
+// every wall is frequency independent, and per band), and per receiver the ISO 3382 parameters
+// broadband and in the octave bands whose upper edge lies below a quarter of the grid's rate (above
+// it the scheme's dispersion dominates).
 nlohmann::json acoustics(const RoomDeck& d, const RoomModel& m, const std::vector<std::vector<double>>& responses) {
-  const ShoeboxReverberation r = shoebox_reverberation(d.size, m.admittance, m.speed);
   const auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  const ShoeboxReverberation r = shoebox_reverberation(d.size, face_absorption(m, 0), m.speed);
   nlohmann::json j = {{"sabine_s", number(r.sabine)}, {"eyring_s", number(r.eyring)},
-                      {"mean_random_absorption", r.mean_absorption}};
+                      {"mean_random_absorption", number(r.mean_absorption)}};
   const double rate = 1 / m.dt;
   std::vector<double> bands{0};
   for (double c : kOctaveBands)
     if (c * std::sqrt(2.0) < rate / 4) bands.push_back(c);
   j["bands_hz"] = bands;
   j["bands_note"] = "0 = broadband; octave bands up to an upper edge of a quarter of the grid's rate";
+  nlohmann::json sabine = nlohmann::json::array(), eyring = nlohmann::json::array();
+  for (double c : bands) {
+    const ShoeboxReverberation band = shoebox_reverberation(d.size, face_absorption(m, c), m.speed);
+    sabine.push_back(number(band.sabine));
+    eyring.push_back(number(band.eyring));
+  }
+  j["sabine_band_s"] = sabine;
+  j["eyring_band_s"] = eyring;
   nlohmann::json receivers = nlohmann::json::array();
   for (const auto& h : responses) {
     nlohmann::json per{{"T20_s", nlohmann::json::array()}, {"T30_s", nlohmann::json::array()},
@@ -199,13 +254,17 @@ int RoomCommand::execute() {
   const double cells = double(m.n[0]) * double(m.n[1]) * double(m.n[2]);
   if (root) {
     std::string walls;
-    for (std::size_t f = 0; f < 6; ++f)
-      walls += std::string(f ? ", " : "") + kShoeboxFaces[f] + " " + format_number(m.admittance[f]);
+    for (std::size_t f = 0; f < 6; ++f) {
+      const Material& w = m.walls[f];
+      walls += std::string(f ? ", " : "") + kShoeboxFaces[f] + " " + w.name +
+               (w.branches.empty() ? " (admittance " + format_number(w.admittance) + ")"
+                                   : " (" + std::to_string(w.branches.size()) + " branches)");
+    }
     std::printf("wavefd room: shoebox %g x %g x %g m, %lld x %lld x %lld cells of %g m, %s, %s; dt %.6g s "
                 "(%.6g Hz), %ld steps (%.4g s)\n",
                 d.size[0], d.size[1], d.size[2], (long long)m.n[0], (long long)m.n[1], (long long)m.n[2], m.h,
                 m.stencil.name.c_str(), d.precision.c_str(), m.dt, 1 / m.dt, m.steps, m.dt * double(m.steps));
-    std::printf("wavefd room: walls (admittance) %s; %zu source(s), %zu receiver(s)\n", walls.c_str(),
+    std::printf("wavefd room: walls %s; %zu source(s), %zu receiver(s)\n", walls.c_str(),
                 m.sources.size(), m.receivers.size());
     std::printf("wavefd room: bulk by %s (tile %s) on %s; %d rank(s) as %s, transport %s (%s)\n",
                 variant->name().c_str(), to_string(tile).c_str(), execution_line().c_str(), ranks,
@@ -224,9 +283,9 @@ int RoomCommand::execute() {
   agree([&] {
     if (!root) return;
     std::printf("wavefd room: %.3f s for %ld steps, %.3f G cells/s; %.0f wall cells (%.2f%% of the cells, %.2f terms "
-                "each, %.1f MB); max |u| %.6g%s\n",
+                "each, %.0f branch states, %.1f MB); max |u| %.6g%s\n",
                 seconds, r.steps, updates / seconds / 1e9, r.wall_cells, 100 * r.wall_cells / cells,
-                r.wall_cells > 0 ? r.wall_terms / r.wall_cells : 0.0, r.wall_bytes / 1e6, r.max_abs,
+                r.wall_cells > 0 ? r.wall_terms / r.wall_cells : 0.0, r.wall_branch_states, r.wall_bytes / 1e6, r.max_abs,
                 r.finite ? "" : " (NOT FINITE)");
     if (!d.responses.empty() && !r.responses.empty() && r.finite) {
       Traces t;
@@ -250,10 +309,11 @@ int RoomCommand::execute() {
                            {"hard", m.sources[i].hard}});
       j["model"] = {{"shoebox", d.size}, {"cells", m.n}, {"spacing", m.h}, {"speed", m.speed}, {"dt", m.dt},
                     {"rate_hz", 1 / m.dt}, {"steps", m.steps}, {"stencil", m.stencil.name}, {"courant", m.courant},
-                    {"precision", d.precision}, {"admittance", m.admittance}, {"sources", sources},
+                    {"precision", d.precision}, {"walls", walls_json(m)}, {"materials", materials_json(m)}, {"sources", sources},
                     {"receivers", d.receivers}, {"spreading", to_string(m.spreading)}};
       j["work"] = {{"bulk_variant", variant->name()}, {"tile", to_string(tile)},
                    {"wall_cells", r.wall_cells}, {"wall_terms", r.wall_terms}, {"wall_bytes", r.wall_bytes},
+                   {"wall_branch_states", r.wall_branch_states},
                    {"wall_share", r.wall_cells / cells}};
       j["parallel"] = {{"ranks", par.rank_grid}, {"transport", to_string(par.transport)},
                        {"transport_choice", par.transport_choice}, {"overlap", par.overlap}};
@@ -272,6 +332,16 @@ int RoomCommand::execute() {
                     shown(a["sabine_s"]).c_str(), shown(a["eyring_s"]).c_str(), shown(first["T20_s"][0]).c_str(),
                     shown(first["T30_s"][0]).c_str(), shown(first["EDT_s"][0]).c_str(), shown(first["C80_dB"][0]).c_str(),
                     shown(first["D50"][0]).c_str());
+        std::string bands, sabine, eyring, t30;
+        for (std::size_t b = 1; b < a["bands_hz"].size(); ++b) {
+          bands += (b > 1 ? " " : "") + format_number(a["bands_hz"][b].get<double>());
+          sabine += (b > 1 ? " " : "") + shown(a["sabine_band_s"][b]);
+          eyring += (b > 1 ? " " : "") + shown(a["eyring_band_s"][b]);
+          t30 += (b > 1 ? " " : "") + shown(first["T30_s"][b]);
+        }
+        if (!bands.empty())
+          std::printf("wavefd room: octave bands %s Hz: Sabine %s s; Eyring %s s; receiver 0, T30 %s s\n", bands.c_str(),
+                      sabine.c_str(), eyring.c_str(), t30.c_str());
       }
       std::printf("wavefd room: summary written to %s\n", printable(d.summary).c_str());
     }

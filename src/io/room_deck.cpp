@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "deck_schema.hpp"
+#include "wavefd/room_metrics.hpp"
 
 namespace wavefd {
 namespace {
@@ -58,6 +59,19 @@ void read_q(const toml::node& v, const std::string& key, Reading& r) {
   r.deck.q = integers<3>(v, key, between(0, 30), "the box family's shell triplet");
 }
 
+// material.octave_absorption: 8 random-incidence coefficients, 63 Hz .. 8 kHz.
+void read_octave_absorption(const toml::node& v, const std::string& key, Reading& r) {
+  const toml::array* a = as_array(v, key, kOctaveBands.size(), "8 numbers", false,
+                                  "random-incidence absorption coefficients 0 .. 0.95 of the octave bands 63 .. 8000 Hz");
+  std::vector<double>& out = r.deck.materials.back().octave_absorption;
+  out.clear();
+  for (std::size_t k = 0; k < kOctaveBands.size(); ++k) {
+    out.push_back(as_number(*a->get(k), key));
+    check_range(out.back(), format_number(out.back()), key + "[" + std::to_string(k) + "]", between(0, 0.95),
+                "a random-incidence absorption coefficient");
+  }
+}
+
 // [walls]: one material name per face.
 Key wall_key(std::size_t face) {
   return {.name = kShoeboxFaces[face], .read = [face](const toml::node& v, const std::string& key, Reading& r) {
@@ -95,6 +109,7 @@ const Key& schema() {
        {.name = "absorption", .read = number<Reading>(&D::Material::absorption, between(0, 1), "a normal-incidence absorption coefficient")},
        {.name = "random_absorption", .read = number<Reading>(&D::Material::random_absorption, between(0, 0.95),
                                                      "a random-incidence absorption coefficient")},
+       {.name = "octave_absorption", .read = read_octave_absorption},
      },
      .array_of_tables = true, .required = {"name"},
      .begin = [](Reading& r) { r.deck.materials.emplace_back(); }},
@@ -141,9 +156,10 @@ void check_whole_deck(const RoomDeck& d) {
   for (std::size_t i = 0; i < d.materials.size(); ++i) {
     const RoomDeck::Material& m = d.materials[i];
     const std::string key = "material[" + std::to_string(i) + "]";
-    if (int(m.admittance.has_value()) + int(m.absorption.has_value()) + int(m.random_absorption.has_value()) != 1)
-      throw Error(key + " ('" + m.name + "') needs exactly one of admittance, absorption, random_absorption; accepted: "
-                  "one of them");
+    if (int(m.admittance.has_value()) + int(m.absorption.has_value()) + int(m.random_absorption.has_value()) +
+            int(!m.octave_absorption.empty()) != 1)
+      throw Error(key + " ('" + m.name + "') needs exactly one of admittance, absorption, random_absorption, "
+                  "octave_absorption; accepted: one of them");
     if (m.name == "rigid")
       throw Error(key + ".name = 'rigid' is built in; accepted: another name");
     for (std::size_t j = 0; j < i; ++j)
@@ -152,15 +168,22 @@ void check_whole_deck(const RoomDeck& d) {
   }
 }
 
-// The admittance of a wall's material name (`key` names the deck key that gave it).
-double admittance_of(const RoomDeck& d, const std::string& name, const std::string& key) {
-  if (name == "rigid") return 0;
+// The material of a wall's material name (`key` names the deck key that gave it), its branches
+// fitted for the step dt.
+Material material_of(const RoomDeck& d, const std::string& name, const std::string& key, double dt) {
+  Material out;
+  out.name = name;
+  if (name == "rigid") return out;
   std::string names = "rigid";
-  for (const RoomDeck::Material& m : d.materials) {
+  for (std::size_t i = 0; i < d.materials.size(); ++i) {
+    const RoomDeck::Material& m = d.materials[i];
     if (m.name == name) {
-      if (m.admittance) return *m.admittance;
-      if (m.absorption) return admittance_from_normal_absorption(*m.absorption);
-      return admittance_from_random_absorption(*m.random_absorption);
+      if (!m.octave_absorption.empty())
+        return fit_octave_absorption(name, m.octave_absorption, dt, "material[" + std::to_string(i) + "].octave_absorption");
+      out.admittance = m.admittance          ? *m.admittance
+                       : m.absorption        ? admittance_from_normal_absorption(*m.absorption)
+                                             : admittance_from_random_absorption(*m.random_absorption);
+      return out;
     }
     names += ", " + m.name;
   }
@@ -208,7 +231,11 @@ RoomModel make_room_model(const RoomDeck& d, const Stencil& s) {
   m.steps = long(steps);
   for (std::size_t f = 0; f < 6; ++f) {
     const std::string& name = d.walls[f].empty() ? d.wall_default : d.walls[f];
-    m.admittance[f] = admittance_of(d, name, d.walls[f].empty() ? "walls.default" : std::string("walls.") + kShoeboxFaces[f]);
+    const std::string key = d.walls[f].empty() ? "walls.default" : std::string("walls.") + kShoeboxFaces[f];
+    bool fitted = false;
+    for (std::size_t g = 0; g < f && !fitted; ++g)
+      if (m.walls[g].name == name) m.walls[f] = m.walls[g], fitted = true;  // fit each material once
+    if (!fitted) m.walls[f] = material_of(d, name, key, m.dt);
   }
   m.spreading = parse_spreading(d.spreading, "scheme.spreading");
   for (std::size_t i = 0; i < d.sources.size(); ++i) {

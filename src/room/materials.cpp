@@ -1,5 +1,6 @@
 // Wall admittances from absorption coefficients, and the plane-wave reflection of an admittance.
 #include <cmath>
+#include <complex>
 
 #include "wavefd/room.hpp"
 
@@ -29,6 +30,34 @@ double admittance_from_random_absorption(double alpha) {
     (random_incidence_absorption(mid) < alpha ? lo : hi) = mid;
   }
   return (lo + hi) / 2;
+}
+
+double random_incidence_absorption(std::complex<double> beta) {
+  constexpr int kIntervals = 2048;  // even; the integrand is smooth on [0, pi/2]
+  const double step = (M_PI / 2) / kIntervals;
+  double sum = 0;
+  for (int i = 0; i <= kIntervals; ++i) {
+    const double theta = i * step;
+    const double weight = i == 0 || i == kIntervals ? 1 : i % 2 ? 4 : 2;
+    sum += weight * (1 - std::norm(reflection_coefficient(beta, theta))) * std::sin(2 * theta);
+  }
+  return sum * step / 3;
+}
+
+std::complex<double> reflection_coefficient(std::complex<double> admittance, double theta) {
+  const double c = std::cos(theta);
+  return (c - admittance) / (c + admittance);
+}
+
+std::complex<double> material_admittance(const Material& m, double omega) {
+  const std::complex<double> s(0, omega);
+  std::complex<double> beta = m.admittance;
+  for (const WallBranch& b : m.branches) beta += 1.0 / (b.mass * s + b.resistance + b.stiffness / s);
+  return beta;
+}
+
+std::complex<double> scheme_admittance(const Material& m, double omega, double dt) {
+  return material_admittance(m, 2 / dt * std::tan(omega * dt / 2));
 }
 
 double reflection_coefficient(double admittance, double theta) {

@@ -122,14 +122,14 @@ DecayParameters decay_parameters(const std::vector<double>& response, double rat
   return p;
 }
 
-ShoeboxReverberation shoebox_reverberation(const std::array<double, 3>& size, const std::array<double, 6>& admittance,
+ShoeboxReverberation shoebox_reverberation(const std::array<double, 3>& size, const std::array<double, 6>& alpha,
                                            double speed) {
   const double volume = size[0] * size[1] * size[2];
   const std::array<double, 3> face = {size[1] * size[2], size[0] * size[2], size[0] * size[1]};  // normal x, y, z
   double area = 0, absorption = 0;
   for (int f = 0; f < 6; ++f) {
     area += face[std::size_t(f / 2)];
-    absorption += face[std::size_t(f / 2)] * random_incidence_absorption(admittance[std::size_t(f)]);
+    absorption += face[std::size_t(f / 2)] * alpha[std::size_t(f)];
   }
   // 0.161 s/m = 24 ln(10) / c at 343 m/s: written with the model's speed.
   const double k = 24 * std::log(10.0) / speed;

@@ -32,8 +32,9 @@ RoomStep<T>::RoomStep(const RoomModel& m, const ParallelSpec& par, const Variant
     : model_((check_room_model(m), m)), engine_(m.stencil, room_scheme(m, par), v, tile) {
   const Index3 offset = engine_.domain().offset, local = engine_.domain().local;
   const Box mine{offset, {offset[0] + local[0], offset[1] + local[1], offset[2] + local[2]}};
-  walls_ = std::make_unique<WallPass<T>>(shoebox_wall_cells(m.stencil, m.n, m.admittance, mine), offset,
-                                         engine_.layout(), m.courant);
+  walls_ = std::make_unique<WallPass<T>>(shoebox_wall_cells(m.stencil, m.n, mine),
+                                         std::vector<Material>(m.walls.begin(), m.walls.end()), offset,
+                                         engine_.layout(), m.courant, m.dt);
   engine_.add_pass(walls_.get());
   Kokkos::deep_copy(engine_.u().data, T(0));  // ghosts included: they stay 0
   Kokkos::deep_copy(engine_.u_prev().data, T(0));
@@ -198,7 +199,7 @@ double RoomStep<T>::energy() const {
         const double step = double(next(p)) - double(now(p));
         e += 0.5 * step * step - 0.5 * double(next(p)) * laplacian;
       }, bulk);
-  return sum_over_ranks(bulk - 0.5 * walls_->pairing(engine_.u(), engine_.u_prev()));
+  return sum_over_ranks(bulk - 0.5 * walls_->pairing(engine_.u(), engine_.u_prev()) + walls_->stored());
 }
 
 template <class T>

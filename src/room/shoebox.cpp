@@ -1,4 +1,4 @@
-// The wall cells of a shoebox (include/wavefd/room.hpp): the even reflection's terms and the loss.
+// The wall cells of a shoebox (include/wavefd/room.hpp): the even reflection's terms and the wall faces.
 #include <cmath>
 #include <map>
 
@@ -24,8 +24,7 @@ std::array<double, 3> room_grid_position(const std::array<double, 3>& metres, do
   return g;
 }
 
-std::vector<WallCell> shoebox_wall_cells(const Stencil& s, const Index3& n, const std::array<double, 6>& beta,
-                                         const Box& box) {
+std::vector<WallCell> shoebox_wall_cells(const Stencil& s, const Index3& n, const Box& box) {
   if (!symmetric_in_each_axis(s))
     throw Error("room walls need a stencil symmetric in each axis (the even reflection); " + s.name +
                 " is not; accepted: the star, compact and box families, or such a custom stencil");
@@ -44,10 +43,10 @@ std::vector<WallCell> shoebox_wall_cells(const Stencil& s, const Index3& n, cons
           continue;
         }
         const Index3 at{i, j, k};
-        WallCell cell{at, 0, {}};
+        WallCell cell{at, {}, {}};
         for (int d = 0; d < 3; ++d) {
-          if (at[d] == 0) cell.loss += beta[2 * d];
-          if (at[d] == n[d] - 1) cell.loss += beta[2 * d + 1];
+          if (at[d] == 0) cell.faces.push_back({2 * d, 1.0});
+          if (at[d] == n[d] - 1) cell.faces.push_back({2 * d + 1, 1.0});
         }
         std::map<Index3, double> images;  // ordered: every rank sums a cell's terms in one order
         for (std::size_t q = 0; q < s.size(); ++q) {
@@ -57,7 +56,7 @@ std::vector<WallCell> shoebox_wall_cells(const Stencil& s, const Index3& n, cons
           for (int d = 0; d < 3; ++d) outside = outside || to[d] < 0 || to[d] >= n[d];
           if (outside) images[{mirror(to[0], n[0]), mirror(to[1], n[1]), mirror(to[2], n[2])}] += s.weights[q];
         }
-        if (images.empty() && cell.loss == 0) continue;
+        if (images.empty() && cell.faces.empty()) continue;
         cell.terms.assign(images.begin(), images.end());
         cells.push_back(std::move(cell));
       }

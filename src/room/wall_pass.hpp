@@ -2,25 +2,44 @@
 // The room's walls as a sparse pass beside the bulk update (TwoStep's StepPass): per wall cell b
 // of this rank (include/wavefd/room.hpp),
 //   before the update:  keep u-(b);
-//   after it:           u+(b) = (u+_bulk(b) + C_b(u) + g_b u-(b)) / (1 + g_b),
+//   after it:           u+(b) = (u+_bulk(b) + C_b(u) + g_b u-(b) - H_b) / (1 + g_b),
 // where u+_bulk is the variant's update with zero ghosts, C_b(u) = sum_t lambda^2 a_t u(image_t) the
-// terms the zero ghosts left out, and g_b = lambda loss_b / 2. Then
-//   u+ - 2u + u- = lambda^2 L_W u - g (u+ - u-)
-// with L_W the walled Laplacian, and the energy E = |u+ - u|^2 / 2 - lambda^2 <u+, L_W u> / 2 falls
-// by exactly sum_b g_b (u+ - u-)^2 / 2 per step (absorbed(), when tracking is on).
-// Cells and terms are stored once, as flat indices of this rank's layout (terms may lie in ghosts).
+// terms the zero ghosts left out, and the wall's flux is lambda sum_f sigma_f mu(v_f): per face f of
+// area sigma_f, the material's frequency-independent admittance beta times D = (u+ - u-) / 2 plus its
+// branches' velocities v at the half steps, mu(v) = (v+ + v-) / 2. Each branch (mass L, resistance
+// R, stiffness K, in steps: L = mass / dt, K = stiffness dt) obeys the bilinear rule
+//   L (v+ - v-) + R mu(v) + K mu(q) = D,   q+ = q- + mu(v),
+// so mu(v) = gamma D + h with gamma = b / 2, h = b (L v- - K q- / 2), b = 1 / (L + R / 2 + K / 4);
+// g_b = sum_f lambda sigma_f (beta + sum gamma) / 2 and H_b = sum lambda sigma_f h. Then
+//   u+ - 2u + u- = lambda^2 L_W u - lambda sum_f sigma_f mu(v_f)
+// and the energy E = |u+ - u|^2 / 2 - lambda^2 <u+, L_W u> / 2 plus the branches' stored energy
+// lambda sigma (L v^2 + K q^2) / 2 falls by exactly lambda sigma (beta D^2 + sum R mu(v)^2) per step
+// (absorbed(), when tracking is on): passive for any non-negative beta, L, R, K.
+// Cells, terms and branch states are stored once, as flat indices of this rank's layout (terms may
+// lie in ghosts); faces of one cell with one material share their branch states.
 #include "wavefd/grid.hpp"
 #include "wavefd/room.hpp"
 #include "wavefd/two_step.hpp"
 
 namespace wavefd {
 
+// A wall branch in steps (L = mass / dt, R, K = stiffness dt): what the update reads.
+template <class T>
+struct WallBranchSteps {
+  T b;              // 1 / (L + R / 2 + K / 4)
+  T b_mass;         // b L
+  T b_stiffness_2;  // b K / 2
+  T mass_minus_a;   // L - R / 2 - K / 4
+  T mass, resistance, stiffness;
+};
+
 template <class T>
 class WallPass final : public StepPass<T> {
  public:
-  // `cells`: this rank's wall cells (global indices), `offset`: the rank's global offset, `courant`:
-  // lambda = c dt / h.
-  WallPass(const std::vector<WallCell>& cells, const Index3& offset, const Layout& layout, double courant);
+  // `cells`: this rank's wall cells (global indices), their faces' materials in `materials`,
+  // `offset`: the rank's global offset, `courant`: lambda = c dt / h, `dt`: the step (s).
+  WallPass(const std::vector<WallCell>& cells, const std::vector<Material>& materials, const Index3& offset,
+           const Layout& layout, double courant, double dt);
 
   void before(const Kokkos::DefaultExecutionSpace& exec, const Field<T>& u, const Field<T>& u_prev) override;
   void after(const Kokkos::DefaultExecutionSpace& exec, const Field<T>& u, const Field<T>& u_next) override;
@@ -31,9 +50,12 @@ class WallPass final : public StepPass<T> {
   double absorbed() const;  // this rank's, since tracking began (fences)
   // sum_b v(b) C_b(u): the walls' part of <v, lambda^2 L_W u> (fences).
   double pairing(const Field<T>& v, const Field<T>& u) const;
+  // The branches' stored energy, sum lambda sigma (L v^2 + K q^2) / 2, this rank's (fences).
+  double stored() const;
 
   index_t cells() const { return index_t(cell_.extent(0)); }
   index_t terms() const { return index_t(term_at_.extent(0)); }
+  index_t branch_states() const { return index_t(branch_kind_.extent(0)); }
   double bytes() const;  // device memory held
 
   // The kernels (public only because CUDA lambdas cannot live in private members).
@@ -45,7 +67,14 @@ class WallPass final : public StepPass<T> {
   Kokkos::View<index_t*> term_at_;   // flat index of each term's image
   Kokkos::View<T*> term_weight_;     // lambda^2 a_t
   Kokkos::View<T*> loss_;            // g_b
+  Kokkos::View<T*> static_loss_;     // its frequency-independent part, lambda sigma beta / 2
   Kokkos::View<T*> kept_;            // u-(b), from before()
+  Kokkos::View<WallBranchSteps<T>*> kinds_;  // per kind (a material's branch)
+  Kokkos::View<index_t*> branch_begin_;  // cell b's branch states: [begin(b), begin(b + 1))
+  Kokkos::View<int*> branch_kind_;       // each state's kind
+  Kokkos::View<T*> branch_weight_;       // lambda sigma of the faces it serves
+  Kokkos::View<T*> branch_v_;            // v at the last half step
+  Kokkos::View<T*> branch_q_;            // q at the last half step
   Kokkos::View<double*> absorbed_;   // per cell, while tracking
   bool tracking_ = false;
 };

@@ -21,30 +21,32 @@ template <class T>
 WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Material>& materials, const Index3& offset,
                       const Layout& layout, double courant, double dt) {
   const auto local = [&](const Index3& g) { return layout.at(g[0] - offset[0], g[1] - offset[1], g[2] - offset[2]); };
-  // Kinds: every material's branches in steps, numbered material by material.
+  // Kinds: every material's branches in steps, material by material.
   std::vector<int> first_kind(materials.size() + 1, 0);
   for (std::size_t i = 0; i < materials.size(); ++i)
     first_kind[i + 1] = first_kind[i] + int(materials[i].branches.size());
   kinds_ = Kokkos::View<WallBranchSteps<T>*>("wavefd::wall_branch_kinds", std::size_t(first_kind.back()));
+  kind_begin_ = Kokkos::View<int*>("wavefd::wall_kind_begin", first_kind.size());
   auto kinds = Kokkos::create_mirror_view(kinds_);
-  std::vector<double> gamma(std::size_t(first_kind.back()));  // b / 2 in double, for g
+  std::vector<double> gamma_sum(materials.size(), 0);  // sum of b / 2 over a material's branches (double)
   for (std::size_t i = 0; i < materials.size(); ++i)
     for (std::size_t j = 0; j < materials[i].branches.size(); ++j) {
       const WallBranch& w = materials[i].branches[j];
       const double mass = w.mass / dt, resistance = w.resistance, stiffness = w.stiffness * dt;
       const double a = resistance / 2 + stiffness / 4, b = 1 / (mass + a);
-      const std::size_t k = std::size_t(first_kind[i]) + j;
-      kinds(k) = {T(b), T(b * mass), T(b * stiffness / 2), T(mass - a), T(mass), T(resistance), T(stiffness)};
-      gamma[k] = b / 2;
+      kinds(std::size_t(first_kind[i]) + j) = {T(b), T(b * mass), T(b * stiffness / 2), T(mass - a),
+                                               T(mass), T(resistance), T(stiffness)};
+      gamma_sum[i] += b / 2;
     }
 
-  std::size_t terms = 0, states = 0;
   // Per cell, its faces' areas summed by material: faces of one material share their branch states.
+  std::size_t terms = 0, groups = 0, states = 0;
   std::vector<std::map<int, double>> area(cells.size());
   for (std::size_t b = 0; b < cells.size(); ++b) {
     terms += cells[b].terms.size();
     for (const auto& [material, sigma] : cells[b].faces) area[b][material] += sigma;
-    for (const auto& [material, sigma] : area[b]) states += materials.at(std::size_t(material)).branches.size();
+    for (const auto& [material, sigma] : area[b])
+      if (const std::size_t k = materials.at(std::size_t(material)).branches.size(); k > 0) ++groups, states += k;
   }
   const index_t n = index_t(cells.size());
   cell_ = Kokkos::View<index_t*>("wavefd::wall_cell", n);
@@ -55,54 +57,59 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   static_loss_ = Kokkos::View<T*>("wavefd::wall_static_loss", n);
   kept_ = Kokkos::View<T*>("wavefd::wall_kept", n);
   absorbed_ = Kokkos::View<double*>("wavefd::wall_absorbed", n);
-  branch_begin_ = Kokkos::View<index_t*>("wavefd::wall_branch_begin", n + 1);
-  branch_kind_ = Kokkos::View<int*>("wavefd::wall_branch_kind", states);
-  branch_weight_ = Kokkos::View<T*>("wavefd::wall_branch_weight", states);
-  branch_v_ = Kokkos::View<T*>("wavefd::wall_branch_v", states);  // zero: the walls start at rest
-  branch_q_ = Kokkos::View<T*>("wavefd::wall_branch_q", states);
+  group_begin_ = Kokkos::View<index_t*>("wavefd::wall_group_begin", n + 1);
+  group_material_ = Kokkos::View<int*>("wavefd::wall_group_material", groups);
+  group_weight_ = Kokkos::View<T*>("wavefd::wall_group_weight", groups);
+  group_state_ = Kokkos::View<index_t*>("wavefd::wall_group_state", groups);
+  state_ = Kokkos::View<T* [2]>("wavefd::wall_branch_state", states);  // zero: the walls start at rest
   auto cell = Kokkos::create_mirror_view(cell_);
   auto begin = Kokkos::create_mirror_view(begin_);
   auto at = Kokkos::create_mirror_view(term_at_);
   auto weight = Kokkos::create_mirror_view(term_weight_);
   auto loss = Kokkos::create_mirror_view(loss_);
   auto static_loss = Kokkos::create_mirror_view(static_loss_);
-  auto branch_begin = Kokkos::create_mirror_view(branch_begin_);
-  auto branch_kind = Kokkos::create_mirror_view(branch_kind_);
-  auto branch_weight = Kokkos::create_mirror_view(branch_weight_);
+  auto kind_begin = Kokkos::create_mirror_view(kind_begin_);
+  auto group_begin = Kokkos::create_mirror_view(group_begin_);
+  auto group_material = Kokkos::create_mirror_view(group_material_);
+  auto group_weight = Kokkos::create_mirror_view(group_weight_);
+  auto group_state = Kokkos::create_mirror_view(group_state_);
+  for (std::size_t i = 0; i < first_kind.size(); ++i) kind_begin(i) = first_kind[i];
   const double lambda2 = courant * courant;
-  index_t t = 0, state = 0;
+  index_t t = 0, group = 0, state = 0;
   for (index_t b = 0; b < n; ++b) {
     const WallCell& c = cells[std::size_t(b)];
     cell(b) = local(c.at);
     begin(b) = t;
-    branch_begin(b) = state;
+    group_begin(b) = group;
     double fixed = 0, dynamic = 0;
     for (const auto& [material, sigma] : area[std::size_t(b)]) {
       const Material& m = materials[std::size_t(material)];
       fixed += courant * sigma * m.admittance / 2;
-      for (std::size_t j = 0; j < m.branches.size(); ++j, ++state) {
-        const int kind = first_kind[std::size_t(material)] + int(j);
-        branch_kind(state) = kind;
-        branch_weight(state) = static_cast<T>(courant * sigma);
-        dynamic += courant * sigma * gamma[std::size_t(kind)] / 2;
-      }
+      if (m.branches.empty()) continue;
+      dynamic += courant * sigma * gamma_sum[std::size_t(material)] / 2;
+      group_material(group) = material;
+      group_weight(group) = static_cast<T>(courant * sigma);
+      group_state(group) = state;
+      ++group, state += index_t(m.branches.size());
     }
     loss(b) = static_cast<T>(fixed + dynamic);
     static_loss(b) = static_cast<T>(fixed);
     for (const auto& [image, a] : c.terms) at(t) = local(image), weight(t) = static_cast<T>(lambda2 * a), ++t;
   }
   begin(n) = t;
-  branch_begin(n) = state;
+  group_begin(n) = group;
   Kokkos::deep_copy(kinds_, kinds);
+  Kokkos::deep_copy(kind_begin_, kind_begin);
   Kokkos::deep_copy(cell_, cell);
   Kokkos::deep_copy(begin_, begin);
   Kokkos::deep_copy(term_at_, at);
   Kokkos::deep_copy(term_weight_, weight);
   Kokkos::deep_copy(loss_, loss);
   Kokkos::deep_copy(static_loss_, static_loss);
-  Kokkos::deep_copy(branch_begin_, branch_begin);
-  Kokkos::deep_copy(branch_kind_, branch_kind);
-  Kokkos::deep_copy(branch_weight_, branch_weight);
+  Kokkos::deep_copy(group_begin_, group_begin);
+  Kokkos::deep_copy(group_material_, group_material);
+  Kokkos::deep_copy(group_weight_, group_weight);
+  Kokkos::deep_copy(group_state_, group_state);
 }
 
 template <class T>
@@ -130,11 +137,12 @@ void WallPass<T>::correct(const Kokkos::DefaultExecutionSpace& exec, const Field
   const auto kept = kept_;
   const auto absorbed = absorbed_;
   const auto kinds = kinds_;
-  const auto branch_begin = branch_begin_;
-  const auto branch_kind = branch_kind_;
-  const auto branch_weight = branch_weight_;
-  const auto branch_v = branch_v_;
-  const auto branch_q = branch_q_;
+  const auto kind_begin = kind_begin_;
+  const auto group_begin = group_begin_;
+  const auto group_material = group_material_;
+  const auto group_weight = group_weight_;
+  const auto group_state = group_state_;
+  const auto state = state_;
   const auto now = u.data;
   const auto next = u_next.data;
   const bool tracking = tracking_;
@@ -142,22 +150,30 @@ void WallPass<T>::correct(const Kokkos::DefaultExecutionSpace& exec, const Field
     const T terms = wall_terms<T>(b, begin, at, weight, now);
     const T g = loss(b), prev = kept(b);
     T history = 0;  // H_b: the branches' flux from their state
-    for (index_t j = branch_begin(b); j < branch_begin(b + 1); ++j) {
-      const WallBranchSteps<T>& k = kinds(branch_kind(j));
-      history += branch_weight(j) * (k.b_mass * branch_v(j) - k.b_stiffness_2 * branch_q(j));
+    for (index_t group = group_begin(b); group < group_begin(b + 1); ++group) {
+      const int m = group_material(group);
+      index_t s = group_state(group);
+      T sum = 0;
+      for (int k = kind_begin(m); k < kind_begin(m + 1); ++k, ++s)
+        sum += kinds(k).b_mass * state(s, 0) - kinds(k).b_stiffness_2 * state(s, 1);
+      history += group_weight(group) * sum;
     }
     const T value = (next(cell(b)) + terms + g * prev - history) / (T(1) + g);
     next(cell(b)) = value;
     const T half_step = (value - prev) / 2;  // D
     double lost = 0;
-    for (index_t j = branch_begin(b); j < branch_begin(b + 1); ++j) {
-      const WallBranchSteps<T>& k = kinds(branch_kind(j));
-      const T v = branch_v(j), q = branch_q(j);
-      const T v_next = k.b * (half_step + k.mass_minus_a * v - k.stiffness * q);
-      const T mean = (v_next + v) / 2;
-      branch_v(j) = v_next;
-      branch_q(j) = q + mean;
-      if (tracking) lost += double(branch_weight(j)) * double(k.resistance) * double(mean) * double(mean);
+    for (index_t group = group_begin(b); group < group_begin(b + 1); ++group) {
+      const int m = group_material(group);
+      index_t s = group_state(group);
+      for (int k = kind_begin(m); k < kind_begin(m + 1); ++k, ++s) {
+        const WallBranchSteps<T>& branch = kinds(k);
+        const T v = state(s, 0), q = state(s, 1);
+        const T v_next = branch.b * (half_step + branch.mass_minus_a * v - branch.stiffness * q);
+        const T mean = (v_next + v) / 2;
+        state(s, 0) = v_next;
+        state(s, 1) = q + mean;
+        if (tracking) lost += double(group_weight(group)) * double(branch.resistance) * double(mean) * double(mean);
+      }
     }
     if (tracking) {
       const double step = double(value) - double(prev);
@@ -193,23 +209,30 @@ double WallPass<T>::pairing(const Field<T>& v, const Field<T>& u) const {
 template <class T>
 double WallPass<T>::stored() const {
   const auto kinds = kinds_;
-  const auto kind = branch_kind_;
-  const auto weight = branch_weight_;
-  const auto v = branch_v_;
-  const auto q = branch_q_;
+  const auto kind_begin = kind_begin_;
+  const auto group_material = group_material_;
+  const auto group_weight = group_weight_;
+  const auto group_state = group_state_;
+  const auto state = state_;
   double sum = 0;
-  Kokkos::parallel_reduce("wavefd::wall_stored", Range(0, branch_states()), KOKKOS_LAMBDA(index_t j, double& s) {
-    const WallBranchSteps<T>& k = kinds(kind(j));
-    s += double(weight(j)) * (double(k.mass) * double(v(j)) * double(v(j)) + double(k.stiffness) * double(q(j)) * double(q(j))) / 2;
+  Kokkos::parallel_reduce("wavefd::wall_stored", Range(0, index_t(group_state_.extent(0))),
+                          KOKKOS_LAMBDA(index_t group, double& e) {
+    const int m = group_material(group);
+    index_t s = group_state(group);
+    for (int k = kind_begin(m); k < kind_begin(m + 1); ++k, ++s) {
+      const double v = double(state(s, 0)), q = double(state(s, 1));
+      e += double(group_weight(group)) * (double(kinds(k).mass) * v * v + double(kinds(k).stiffness) * q * q) / 2;
+    }
   }, sum);
   return sum;
 }
 
 template <class T>
 double WallPass<T>::bytes() const {
-  return double(cells()) * (3 * sizeof(index_t) + 3 * sizeof(T) + sizeof(double)) +
-         double(terms()) * (sizeof(index_t) + sizeof(T)) + double(branch_states()) * (sizeof(int) + 3 * sizeof(T)) +
-         double(kinds_.extent(0)) * sizeof(WallBranchSteps<T>);
+  return double(cells()) * (2 * sizeof(index_t) + 3 * sizeof(T) + sizeof(double)) +
+         double(terms()) * (sizeof(index_t) + sizeof(T)) + double(cells() + 1) * sizeof(index_t) +
+         double(group_state_.extent(0)) * (sizeof(int) + sizeof(T) + sizeof(index_t)) +
+         double(branch_states()) * 2 * sizeof(T) + double(kinds_.extent(0)) * sizeof(WallBranchSteps<T>);
 }
 
 template class WallPass<float>;

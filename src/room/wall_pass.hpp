@@ -55,7 +55,7 @@ class WallPass final : public StepPass<T> {
 
   index_t cells() const { return index_t(cell_.extent(0)); }
   index_t terms() const { return index_t(term_at_.extent(0)); }
-  index_t branch_states() const { return index_t(branch_kind_.extent(0)); }
+  index_t branch_states() const { return index_t(state_.extent(0)); }
   double bytes() const;  // device memory held
 
   // The kernels (public only because CUDA lambdas cannot live in private members).
@@ -69,12 +69,16 @@ class WallPass final : public StepPass<T> {
   Kokkos::View<T*> loss_;            // g_b
   Kokkos::View<T*> static_loss_;     // its frequency-independent part, lambda sigma beta / 2
   Kokkos::View<T*> kept_;            // u-(b), from before()
-  Kokkos::View<WallBranchSteps<T>*> kinds_;  // per kind (a material's branch)
-  Kokkos::View<index_t*> branch_begin_;  // cell b's branch states: [begin(b), begin(b + 1))
-  Kokkos::View<int*> branch_kind_;       // each state's kind
-  Kokkos::View<T*> branch_weight_;       // lambda sigma of the faces it serves
-  Kokkos::View<T*> branch_v_;            // v at the last half step
-  Kokkos::View<T*> branch_q_;            // q at the last half step
+  // Frequency-dependent walls: per cell its groups (the faces of one material with branches), per
+  // group its material, lambda sigma and first state; per material its branches (kinds), per branch
+  // of a group its state (v, q) at the last half step, adjacent for one load.
+  Kokkos::View<WallBranchSteps<T>*> kinds_;
+  Kokkos::View<int*> kind_begin_;        // material m's kinds: [kind_begin(m), kind_begin(m + 1))
+  Kokkos::View<index_t*> group_begin_;   // cell b's groups: [group_begin(b), group_begin(b + 1))
+  Kokkos::View<int*> group_material_;
+  Kokkos::View<T*> group_weight_;
+  Kokkos::View<index_t*> group_state_;
+  Kokkos::View<T* [2]> state_;
   Kokkos::View<double*> absorbed_;   // per cell, while tracking
   bool tracking_ = false;
 };

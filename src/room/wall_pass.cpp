@@ -43,7 +43,7 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   std::size_t terms = 0, groups = 0, states = 0;
   std::vector<std::map<int, double>> area(cells.size());
   for (std::size_t b = 0; b < cells.size(); ++b) {
-    terms += cells[b].terms.size();
+    for (const auto& term : cells[b].terms) terms += term.first != cells[b].at;
     for (const auto& [material, sigma] : cells[b].faces) area[b][material] += sigma;
     for (const auto& [material, sigma] : area[b])
       if (const std::size_t k = materials.at(std::size_t(material)).branches.size(); k > 0) ++groups, states += k;
@@ -53,6 +53,8 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   begin_ = Kokkos::View<index_t*>("wavefd::wall_begin", n + 1);
   term_at_ = Kokkos::View<index_t*>("wavefd::wall_term_at", terms);
   term_weight_ = Kokkos::View<T*>("wavefd::wall_term_weight", terms);
+  self_weight_ = Kokkos::View<T*>("wavefd::wall_self_weight", n);
+  has_terms_ = terms > 0;
   loss_ = Kokkos::View<T*>("wavefd::wall_loss", n);
   static_loss_ = Kokkos::View<T*>("wavefd::wall_static_loss", n);
   kept_ = Kokkos::View<T*>("wavefd::wall_kept", n);
@@ -66,6 +68,7 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   auto begin = Kokkos::create_mirror_view(begin_);
   auto at = Kokkos::create_mirror_view(term_at_);
   auto weight = Kokkos::create_mirror_view(term_weight_);
+  auto self_weight = Kokkos::create_mirror_view(self_weight_);
   auto loss = Kokkos::create_mirror_view(loss_);
   auto static_loss = Kokkos::create_mirror_view(static_loss_);
   auto kind_begin = Kokkos::create_mirror_view(kind_begin_);
@@ -94,7 +97,13 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
     }
     loss(b) = static_cast<T>(fixed + dynamic);
     static_loss(b) = static_cast<T>(fixed);
-    for (const auto& [image, a] : c.terms) at(t) = local(image), weight(t) = static_cast<T>(lambda2 * a), ++t;
+    double self = 0;
+    for (const auto& [image, a] : c.terms) {
+      if (image == c.at) self += lambda2 * a;
+      else at(t) = local(image), weight(t) = static_cast<T>(lambda2 * a), ++t;
+    }
+    self_weight(b) = static_cast<T>(self);
+    self_terms_ += self != 0;
   }
   begin(n) = t;
   group_begin(n) = group;
@@ -104,6 +113,7 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   Kokkos::deep_copy(begin_, begin);
   Kokkos::deep_copy(term_at_, at);
   Kokkos::deep_copy(term_weight_, weight);
+  Kokkos::deep_copy(self_weight_, self_weight);
   Kokkos::deep_copy(loss_, loss);
   Kokkos::deep_copy(static_loss_, static_loss);
   Kokkos::deep_copy(group_begin_, group_begin);
@@ -114,7 +124,7 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
 
 template <class T>
 void WallPass<T>::before(const Kokkos::DefaultExecutionSpace& exec, const Field<T>&, const Field<T>& u_prev) {
-  if (cells() == 0) return;
+  if (cells() == 0 || kept_valid_) return;
   const auto cell = cell_;
   const auto kept = kept_;
   const auto prev = u_prev.data;
@@ -124,6 +134,7 @@ void WallPass<T>::before(const Kokkos::DefaultExecutionSpace& exec, const Field<
 template <class T>
 void WallPass<T>::after(const Kokkos::DefaultExecutionSpace& exec, const Field<T>& u, const Field<T>& u_next) {
   if (cells() > 0) correct(exec, u, u_next);
+  kept_valid_ = true;  // correct() kept u(b), the next step's u-
 }
 
 template <class T>
@@ -132,6 +143,8 @@ void WallPass<T>::correct(const Kokkos::DefaultExecutionSpace& exec, const Field
   const auto begin = begin_;
   const auto at = term_at_;
   const auto weight = term_weight_;
+  const auto self_weight = self_weight_;
+  const bool has_terms = has_terms_;
   const auto loss = loss_;
   const auto static_loss = static_loss_;
   const auto kept = kept_;
@@ -147,8 +160,10 @@ void WallPass<T>::correct(const Kokkos::DefaultExecutionSpace& exec, const Field
   const auto next = u_next.data;
   const bool tracking = tracking_;
   Kokkos::parallel_for("wavefd::wall_pass", Range(exec, 0, cells()), KOKKOS_LAMBDA(index_t b) {
-    const T terms = wall_terms<T>(b, begin, at, weight, now);
+    const T here = now(cell(b));
+    const T terms = self_weight(b) * here + (has_terms ? wall_terms<T>(b, begin, at, weight, now) : T(0));
     const T g = loss(b), prev = kept(b);
+    kept(b) = here;  // the next step's u-
     T history = 0;  // H_b: the branches' flux from their state
     for (index_t group = group_begin(b); group < group_begin(b + 1); ++group) {
       const int m = group_material(group);
@@ -197,11 +212,12 @@ double WallPass<T>::pairing(const Field<T>& v, const Field<T>& u) const {
   const auto begin = begin_;
   const auto at = term_at_;
   const auto weight = term_weight_;
+  const auto self_weight = self_weight_;
   const auto vd = v.data;
   const auto ud = u.data;
   double sum = 0;
   Kokkos::parallel_reduce("wavefd::wall_pairing", Range(0, cells()), KOKKOS_LAMBDA(index_t b, double& s) {
-    s += double(vd(cell(b))) * wall_terms<double>(b, begin, at, weight, ud);
+    s += double(vd(cell(b))) * (double(self_weight(b)) * double(ud(cell(b))) + wall_terms<double>(b, begin, at, weight, ud));
   }, sum);
   return sum;
 }
@@ -229,8 +245,8 @@ double WallPass<T>::stored() const {
 
 template <class T>
 double WallPass<T>::bytes() const {
-  return double(cells()) * (2 * sizeof(index_t) + 3 * sizeof(T) + sizeof(double)) +
-         double(terms()) * (sizeof(index_t) + sizeof(T)) + double(cells() + 1) * sizeof(index_t) +
+  return double(cells()) * (2 * sizeof(index_t) + 4 * sizeof(T) + sizeof(double)) +
+         double(term_at_.extent(0)) * (sizeof(index_t) + sizeof(T)) + double(cells() + 1) * sizeof(index_t) +
          double(group_state_.extent(0)) * (sizeof(int) + sizeof(T) + sizeof(index_t)) +
          double(branch_states()) * 2 * sizeof(T) + double(kinds_.extent(0)) * sizeof(WallBranchSteps<T>);
 }

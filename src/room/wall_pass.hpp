@@ -1,10 +1,11 @@
 #pragma once
 // The room's walls as a sparse pass beside the bulk update (TwoStep's StepPass): per wall cell b
 // of this rank (include/wavefd/room.hpp),
-//   before the update:  keep u-(b);
+//   before the first update:  keep u-(b) (later steps find it kept: each pass keeps u(b) for the next);
 //   after it:           u+(b) = (u+_bulk(b) + C_b(u) + g_b u-(b) - H_b) / (1 + g_b),
 // where u+_bulk is the variant's update with zero ghosts, C_b(u) = sum_t lambda^2 a_t u(image_t) the
-// terms the zero ghosts left out, and the wall's flux is lambda sum_f sigma_f mu(v_f): per face f of
+// terms the zero ghosts left out (those whose image is the cell itself, all of the 7-point scheme's
+// in a shoebox, summed into one coefficient), and the wall's flux is lambda sum_f sigma_f mu(v_f): per face f of
 // area sigma_f, the material's frequency-independent admittance beta times D = (u+ - u-) / 2 plus its
 // branches' velocities v at the half steps, mu(v) = (v+ + v-) / 2. Each branch (mass L, resistance
 // R, stiffness K, in steps: L = mass / dt, K = stiffness dt) obeys the bilinear rule
@@ -47,6 +48,8 @@ class WallPass final : public StepPass<T> {
   // Accumulate the energy each cell absorbs (double, per cell: no atomics, the same sum on any rank
   // grid); off by default: it costs a read and a write of 8 bytes per cell and step.
   void set_tracking(bool on) { tracking_ = on; }
+  // The fields were set from outside (not by steps): the next step keeps u- afresh.
+  void fields_changed() { kept_valid_ = false; }
   double absorbed() const;  // this rank's, since tracking began (fences)
   // sum_b v(b) C_b(u): the walls' part of <v, lambda^2 L_W u> (fences).
   double pairing(const Field<T>& v, const Field<T>& u) const;
@@ -54,7 +57,7 @@ class WallPass final : public StepPass<T> {
   double stored() const;
 
   index_t cells() const { return index_t(cell_.extent(0)); }
-  index_t terms() const { return index_t(term_at_.extent(0)); }
+  index_t terms() const { return index_t(term_at_.extent(0)) + self_terms_; }  // the self terms included
   index_t branch_states() const { return index_t(state_.extent(0)); }
   double bytes() const;  // device memory held
 
@@ -66,6 +69,9 @@ class WallPass final : public StepPass<T> {
   Kokkos::View<index_t*> begin_;     // its terms: [begin(b), begin(b + 1))
   Kokkos::View<index_t*> term_at_;   // flat index of each term's image
   Kokkos::View<T*> term_weight_;     // lambda^2 a_t
+  Kokkos::View<T*> self_weight_;     // the terms at the cell itself, summed
+  index_t self_terms_ = 0;           // how many cells have one
+  bool has_terms_ = false;           // whether any cell has a term elsewhere
   Kokkos::View<T*> loss_;            // g_b
   Kokkos::View<T*> static_loss_;     // its frequency-independent part, lambda sigma beta / 2
   Kokkos::View<T*> kept_;            // u-(b), from before()
@@ -81,6 +87,7 @@ class WallPass final : public StepPass<T> {
   Kokkos::View<T* [2]> state_;
   Kokkos::View<double*> absorbed_;   // per cell, while tracking
   bool tracking_ = false;
+  bool kept_valid_ = false;          // kept_ holds u- of the coming step
 };
 
 }  // namespace wavefd

@@ -199,7 +199,7 @@ TEST(Room, EnergyOfFrequencyDependentWallsBalances) {
     walls[2] = fit_octave_absorption("panel", kPanel, dt, "panel");
     walls[5] = fit_octave_absorption("plaster", kPlaster, dt, "plaster");
     walls[1].branches = walls[2].branches;  // a face with both parts
-    ASSERT_GE(walls[0].branches.size(), 8u);
+    ASSERT_GE(walls[0].branches.size(), 5u);  // the bands below the fit limit (2.4 kHz on this grid)
     double start = 0, end = 0, absorbed = 0;
     energy_run<double>(s, walls, 100000, start, end, absorbed);
     ASSERT_GT(start, 0);
@@ -325,7 +325,8 @@ TEST(Room, FrequencyDependentWallReflectsAsItsBranches) {
 }
 
 // The fit: every branch passive, the scheme's admittance with a non-negative real part at every
-// frequency, and the random-incidence absorption at the band centres within 0.01 of the targets.
+// frequency, and the random-incidence absorption at the band centres within 0.01 of the targets
+// and between them within 0.03 of the targets interpolated in log f.
 TEST(Room, OctaveAbsorptionFitMatchesTheBands) {
   const double dt = step_of(make_star(1), 0.99, 0.02);  // a 2 cm grid: 29.7 kHz
   for (const auto& alpha : {kCarpet, kPanel, kPlaster, std::vector<double>(8, 0.3), std::vector<double>(8, 0.9)}) {
@@ -341,6 +342,13 @@ TEST(Room, OctaveAbsorptionFitMatchesTheBands) {
       EXPECT_NEAR(got, alpha[k], 0.01) << "band " << kOctaveBands[k] << " Hz";
       std::printf("%.3f/%.3f ", got, alpha[k]);
     }
+    // Between the centres (third octaves), near the targets interpolated in log f: no ripple.
+    for (std::size_t k = 0; k + 1 < alpha.size(); ++k)
+      for (double third : {1.0 / 3, 2.0 / 3}) {
+        const double f = kOctaveBands[k] * std::exp2(third);
+        const double got = random_incidence_absorption(scheme_admittance(m, 2 * kPi * f, dt));
+        EXPECT_NEAR(got, alpha[k] + third * (alpha[k + 1] - alpha[k]), 0.03) << f << " Hz";
+      }
     std::printf(": %zu branches\n", m.branches.size());
   }
   EXPECT_THROW(fit_octave_absorption("m", {0.1, 0.2}, dt, "m"), Error);

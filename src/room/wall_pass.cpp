@@ -41,13 +41,18 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
 
   // Per cell, its faces' areas summed by material: faces of one material share their branch states.
   std::size_t terms = 0, groups = 0, states = 0;
+  std::vector<index_t> material_groups(materials.size(), 0);
   std::vector<std::map<int, double>> area(cells.size());
   for (std::size_t b = 0; b < cells.size(); ++b) {
     for (const auto& term : cells[b].terms) terms += term.first != cells[b].at;
     for (const auto& [material, sigma] : cells[b].faces) area[b][material] += sigma;
     for (const auto& [material, sigma] : area[b])
-      if (const std::size_t k = materials.at(std::size_t(material)).branches.size(); k > 0) ++groups, states += k;
+      if (const std::size_t k = materials.at(std::size_t(material)).branches.size(); k > 0)
+        ++groups, states += k, ++material_groups[std::size_t(material)];
   }
+  std::vector<index_t> material_first(materials.size(), 0), material_next(materials.size(), 0);  // states
+  for (std::size_t i = 1; i < materials.size(); ++i)
+    material_first[i] = material_first[i - 1] + material_groups[i - 1] * index_t(materials[i - 1].branches.size());
   const index_t n = index_t(cells.size());
   cell_ = Kokkos::View<index_t*>("wavefd::wall_cell", n);
   begin_ = Kokkos::View<index_t*>("wavefd::wall_begin", n + 1);
@@ -63,7 +68,9 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   group_material_ = Kokkos::View<int*>("wavefd::wall_group_material", groups);
   group_weight_ = Kokkos::View<T*>("wavefd::wall_group_weight", groups);
   group_state_ = Kokkos::View<index_t*>("wavefd::wall_group_state", groups);
-  state_ = Kokkos::View<T* [2]>("wavefd::wall_branch_state", states);  // zero: the walls start at rest
+  state_stride_ = Kokkos::View<index_t*>("wavefd::wall_state_stride", materials.size());
+  state_v_ = Kokkos::View<T*>("wavefd::wall_branch_v", states);  // zero: the walls start at rest
+  state_q_ = Kokkos::View<T*>("wavefd::wall_branch_q", states);
   auto cell = Kokkos::create_mirror_view(cell_);
   auto begin = Kokkos::create_mirror_view(begin_);
   auto at = Kokkos::create_mirror_view(term_at_);
@@ -76,9 +83,11 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   auto group_material = Kokkos::create_mirror_view(group_material_);
   auto group_weight = Kokkos::create_mirror_view(group_weight_);
   auto group_state = Kokkos::create_mirror_view(group_state_);
+  auto state_stride = Kokkos::create_mirror_view(state_stride_);
+  for (std::size_t i = 0; i < materials.size(); ++i) state_stride(i) = material_groups[i];
   for (std::size_t i = 0; i < first_kind.size(); ++i) kind_begin(i) = first_kind[i];
   const double lambda2 = courant * courant;
-  index_t t = 0, group = 0, state = 0;
+  index_t t = 0, group = 0;
   for (index_t b = 0; b < n; ++b) {
     const WallCell& c = cells[std::size_t(b)];
     cell(b) = local(c.at);
@@ -92,8 +101,8 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
       dynamic += courant * sigma * gamma_sum[std::size_t(material)] / 2;
       group_material(group) = material;
       group_weight(group) = static_cast<T>(courant * sigma);
-      group_state(group) = state;
-      ++group, state += index_t(m.branches.size());
+      group_state(group) = material_first[std::size_t(material)] + material_next[std::size_t(material)]++;
+      ++group;
     }
     loss(b) = static_cast<T>(fixed + dynamic);
     static_loss(b) = static_cast<T>(fixed);
@@ -120,6 +129,7 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   Kokkos::deep_copy(group_material_, group_material);
   Kokkos::deep_copy(group_weight_, group_weight);
   Kokkos::deep_copy(group_state_, group_state);
+  Kokkos::deep_copy(state_stride_, state_stride);
 }
 
 template <class T>
@@ -155,7 +165,9 @@ void WallPass<T>::correct(const Kokkos::DefaultExecutionSpace& exec, const Field
   const auto group_material = group_material_;
   const auto group_weight = group_weight_;
   const auto group_state = group_state_;
-  const auto state = state_;
+  const auto state_stride = state_stride_;
+  const auto state_v = state_v_;
+  const auto state_q = state_q_;
   const auto now = u.data;
   const auto next = u_next.data;
   const bool tracking = tracking_;
@@ -167,10 +179,11 @@ void WallPass<T>::correct(const Kokkos::DefaultExecutionSpace& exec, const Field
     T history = 0;  // H_b: the branches' flux from their state
     for (index_t group = group_begin(b); group < group_begin(b + 1); ++group) {
       const int m = group_material(group);
+      const index_t stride = state_stride(m);
       index_t s = group_state(group);
       T sum = 0;
-      for (int k = kind_begin(m); k < kind_begin(m + 1); ++k, ++s)
-        sum += kinds(k).b_mass * state(s, 0) - kinds(k).b_stiffness_2 * state(s, 1);
+      for (int k = kind_begin(m); k < kind_begin(m + 1); ++k, s += stride)
+        sum += kinds(k).b_mass * state_v(s) - kinds(k).b_stiffness_2 * state_q(s);
       history += group_weight(group) * sum;
     }
     const T value = (next(cell(b)) + terms + g * prev - history) / (T(1) + g);
@@ -179,14 +192,15 @@ void WallPass<T>::correct(const Kokkos::DefaultExecutionSpace& exec, const Field
     double lost = 0;
     for (index_t group = group_begin(b); group < group_begin(b + 1); ++group) {
       const int m = group_material(group);
+      const index_t stride = state_stride(m);
       index_t s = group_state(group);
-      for (int k = kind_begin(m); k < kind_begin(m + 1); ++k, ++s) {
+      for (int k = kind_begin(m); k < kind_begin(m + 1); ++k, s += stride) {
         const WallBranchSteps<T>& branch = kinds(k);
-        const T v = state(s, 0), q = state(s, 1);
+        const T v = state_v(s), q = state_q(s);
         const T v_next = branch.b * (half_step + branch.mass_minus_a * v - branch.stiffness * q);
         const T mean = (v_next + v) / 2;
-        state(s, 0) = v_next;
-        state(s, 1) = q + mean;
+        state_v(s) = v_next;
+        state_q(s) = q + mean;
         if (tracking) lost += double(group_weight(group)) * double(branch.resistance) * double(mean) * double(mean);
       }
     }
@@ -229,14 +243,16 @@ double WallPass<T>::stored() const {
   const auto group_material = group_material_;
   const auto group_weight = group_weight_;
   const auto group_state = group_state_;
-  const auto state = state_;
+  const auto state_stride = state_stride_;
+  const auto state_v = state_v_;
+  const auto state_q = state_q_;
   double sum = 0;
   Kokkos::parallel_reduce("wavefd::wall_stored", Range(0, index_t(group_state_.extent(0))),
                           KOKKOS_LAMBDA(index_t group, double& e) {
     const int m = group_material(group);
     index_t s = group_state(group);
-    for (int k = kind_begin(m); k < kind_begin(m + 1); ++k, ++s) {
-      const double v = double(state(s, 0)), q = double(state(s, 1));
+    for (int k = kind_begin(m); k < kind_begin(m + 1); ++k, s += state_stride(m)) {
+      const double v = double(state_v(s)), q = double(state_q(s));
       e += double(group_weight(group)) * (double(kinds(k).mass) * v * v + double(kinds(k).stiffness) * q * q) / 2;
     }
   }, sum);

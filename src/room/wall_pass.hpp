@@ -58,7 +58,7 @@ class WallPass final : public StepPass<T> {
 
   index_t cells() const { return index_t(cell_.extent(0)); }
   index_t terms() const { return index_t(term_at_.extent(0)) + self_terms_; }  // the self terms included
-  index_t branch_states() const { return index_t(state_.extent(0)); }
+  index_t branch_states() const { return index_t(state_v_.extent(0)); }
   double bytes() const;  // device memory held
 
   // The kernels (public only because CUDA lambdas cannot live in private members).
@@ -76,15 +76,18 @@ class WallPass final : public StepPass<T> {
   Kokkos::View<T*> static_loss_;     // its frequency-independent part, lambda sigma beta / 2
   Kokkos::View<T*> kept_;            // u-(b), from before()
   // Frequency-dependent walls: per cell its groups (the faces of one material with branches), per
-  // group its material, lambda sigma and first state; per material its branches (kinds), per branch
-  // of a group its state (v, q) at the last half step, adjacent for one load.
+  // group its material, lambda sigma and first state; per material its branches (kinds). The
+  // states (v, q at the last half step) of a material's groups lie branch by branch, group fastest
+  // (state of branch k of the material's group l: first + k * groups of the material + l), so that
+  // the threads of neighbouring cells of one material read neighbouring words.
   Kokkos::View<WallBranchSteps<T>*> kinds_;
   Kokkos::View<int*> kind_begin_;        // material m's kinds: [kind_begin(m), kind_begin(m + 1))
   Kokkos::View<index_t*> group_begin_;   // cell b's groups: [group_begin(b), group_begin(b + 1))
   Kokkos::View<int*> group_material_;
   Kokkos::View<T*> group_weight_;
-  Kokkos::View<index_t*> group_state_;
-  Kokkos::View<T* [2]> state_;
+  Kokkos::View<index_t*> group_state_;   // the state of its first branch
+  Kokkos::View<index_t*> state_stride_;  // per material: its groups
+  Kokkos::View<T*> state_v_, state_q_;
   Kokkos::View<double*> absorbed_;   // per cell, while tracking
   bool tracking_ = false;
   bool kept_valid_ = false;          // kept_ holds u- of the coming step

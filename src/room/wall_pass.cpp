@@ -63,7 +63,6 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   loss_ = Kokkos::View<T*>("wavefd::wall_loss", n);
   static_loss_ = Kokkos::View<T*>("wavefd::wall_static_loss", n);
   kept_ = Kokkos::View<T*>("wavefd::wall_kept", n);
-  history_ = Kokkos::View<T*>("wavefd::wall_history", n);  // zero, as the states
   absorbed_ = Kokkos::View<double*>("wavefd::wall_absorbed", n);
   group_begin_ = Kokkos::View<index_t*>("wavefd::wall_group_begin", n + 1);
   group_material_ = Kokkos::View<int*>("wavefd::wall_group_material", groups);
@@ -169,7 +168,6 @@ void WallPass<T>::correct(const Kokkos::DefaultExecutionSpace& exec, const Field
   const auto state_stride = state_stride_;
   const auto state_v = state_v_;
   const auto state_q = state_q_;
-  const auto history = history_;
   const auto now = u.data;
   const auto next = u_next.data;
   const bool tracking = tracking_;
@@ -178,29 +176,34 @@ void WallPass<T>::correct(const Kokkos::DefaultExecutionSpace& exec, const Field
     const T terms = self_weight(b) * here + (has_terms ? wall_terms<T>(b, begin, at, weight, now) : T(0));
     const T g = loss(b), prev = kept(b);
     kept(b) = here;  // the next step's u-
-    const T value = (next(cell(b)) + terms + g * prev - history(b)) / (T(1) + g);
-    next(cell(b)) = value;
-    const T half_step = (value - prev) / 2;  // D
-    double lost = 0;
-    T coming = 0;  // the next step's H_b, from the states this step leaves
+    T history = 0;  // H_b: the branches' flux from their state
     for (index_t group = group_begin(b); group < group_begin(b + 1); ++group) {
       const int m = group_material(group);
       const index_t stride = state_stride(m);
       index_t s = group_state(group);
       T sum = 0;
+      for (int k = kind_begin(m); k < kind_begin(m + 1); ++k, s += stride)
+        sum += kinds(k).b_mass * state_v(s) - kinds(k).b_stiffness_2 * state_q(s);
+      history += group_weight(group) * sum;
+    }
+    const T value = (next(cell(b)) + terms + g * prev - history) / (T(1) + g);
+    next(cell(b)) = value;
+    const T half_step = (value - prev) / 2;  // D
+    double lost = 0;
+    for (index_t group = group_begin(b); group < group_begin(b + 1); ++group) {
+      const int m = group_material(group);
+      const index_t stride = state_stride(m);
+      index_t s = group_state(group);
       for (int k = kind_begin(m); k < kind_begin(m + 1); ++k, s += stride) {
         const WallBranchSteps<T>& branch = kinds(k);
         const T v = state_v(s), q = state_q(s);
         const T v_next = branch.b * (half_step + branch.mass_minus_a * v - branch.stiffness * q);
-        const T mean = (v_next + v) / 2, q_next = q + mean;
+        const T mean = (v_next + v) / 2;
         state_v(s) = v_next;
-        state_q(s) = q_next;
-        sum += branch.b_mass * v_next - branch.b_stiffness_2 * q_next;
+        state_q(s) = q + mean;
         if (tracking) lost += double(group_weight(group)) * double(branch.resistance) * double(mean) * double(mean);
       }
-      coming += group_weight(group) * sum;
     }
-    history(b) = coming;
     if (tracking) {
       const double step = double(value) - double(prev);
       absorbed(b) += 0.5 * double(static_loss(b)) * step * step + lost;
@@ -258,7 +261,7 @@ double WallPass<T>::stored() const {
 
 template <class T>
 double WallPass<T>::bytes() const {
-  return double(cells()) * (2 * sizeof(index_t) + 5 * sizeof(T) + sizeof(double)) +
+  return double(cells()) * (2 * sizeof(index_t) + 4 * sizeof(T) + sizeof(double)) +
          double(term_at_.extent(0)) * (sizeof(index_t) + sizeof(T)) + double(cells() + 1) * sizeof(index_t) +
          double(group_state_.extent(0)) * (sizeof(int) + sizeof(T) + sizeof(index_t)) +
          double(branch_states()) * 2 * sizeof(T) + double(kinds_.extent(0)) * sizeof(WallBranchSteps<T>);

@@ -11,8 +11,7 @@
 // R, stiffness K, in steps: L = mass / dt, K = stiffness dt) obeys the bilinear rule
 //   L (v+ - v-) + R mu(v) + K mu(q) = D,   q+ = q- + mu(v),
 // so mu(v) = gamma D + h with gamma = b / 2, h = b (L v- - K q- / 2), b = 1 / (L + R / 2 + K / 4);
-// g_b = sum_f lambda sigma_f (beta + sum gamma) / 2 and H_b = sum lambda sigma_f h (computed by the
-// step before, from the states it leaves, so that each step reads every state once). Then
+// g_b = sum_f lambda sigma_f (beta + sum gamma) / 2 and H_b = sum lambda sigma_f h. Then
 //   u+ - 2u + u- = lambda^2 L_W u - lambda sum_f sigma_f mu(v_f)
 // and the energy E = |u+ - u|^2 / 2 - lambda^2 <u+, L_W u> / 2 plus the branches' stored energy
 // lambda sigma (L v^2 + K q^2) / 2 falls by exactly lambda sigma (beta D^2 + sum R mu(v)^2) per step
@@ -89,8 +88,6 @@ class WallPass final : public StepPass<T> {
   Kokkos::View<index_t*> group_state_;   // the state of its first branch
   Kokkos::View<index_t*> state_stride_;  // per material: its groups
   Kokkos::View<T*> state_v_, state_q_;
-  Kokkos::View<T*> history_;             // per cell, H_b of the coming step: each pass leaves it, so
-                                         // that a step reads every state once
   Kokkos::View<double*> absorbed_;   // per cell, while tracking
   bool tracking_ = false;
   bool kept_valid_ = false;          // kept_ holds u- of the coming step

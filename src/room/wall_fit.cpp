@@ -22,9 +22,17 @@ constexpr int kLowestBand = -6, kHighestBand = 4;
 // where the bilinear warp (a tangent) is still moderate.
 constexpr double kNyquistFraction = 0.8;
 
-// A branch of unit peak admittance centred at omega (rad/s, continuous time): 1 / (m s + 1 + k / s)
-// with m = Q / omega and k = Q omega, a band-pass whose real part peaks at 1 at omega.
-WallBranch unit_branch(double omega) { return {kQuality / omega, 1, kQuality * omega}; }
+// A branch of unit admittance at omega (rad/s, continuous time), 1 / (m s + 1 + k / s): the end
+// branches hold their side flat, so that the walls absorb below the lowest band and above the fit's
+// limit as they do at the ends (above it a band-pass would leave the walls nearly rigid, and the
+// energy near the scheme's cutoff would ring on):
+//   lowest:  a low-pass, m = Q / omega, k = 0;
+//   highest: a high-pass, m = 0, k = Q omega;
+//   others:  a band-pass, m = Q / omega and k = Q omega, whose real part peaks at 1 at omega.
+enum class Shape { low_pass, band_pass, high_pass };
+WallBranch unit_branch(double omega, Shape shape) {
+  return {shape == Shape::high_pass ? 0 : kQuality / omega, 1, shape == Shape::low_pass ? 0 : kQuality * omega};
+}
 
 // Solves the normal equations of the columns in `use` (Gaussian elimination with partial pivoting;
 // at most 11 unknowns). Returns the coefficients in `use`'s order.
@@ -133,12 +141,15 @@ Material fit_octave_absorption(const std::string& name, const std::vector<double
   for (double x = kLowestBand - 0.5; x <= kHighestBand + 0.5 + 1e-9; x += 1.0 / 12)
     if (2 * M_PI * 1000 * std::exp2(x) < top) fit_hz.push_back(1000 * std::exp2(x));
 
+  const auto shape = [&](std::size_t j) {
+    return j == 0 ? Shape::low_pass : j + 1 == centres.size() ? Shape::high_pass : Shape::band_pass;
+  };
   // Columns: each unit branch's real admittance as the scheme has it at the fit's frequencies.
   std::vector<std::vector<double>> columns(fit_hz.size(), std::vector<double>(centres.size()));
   for (std::size_t r = 0; r < fit_hz.size(); ++r)
     for (std::size_t j = 0; j < centres.size(); ++j) {
       Material unit;
-      unit.branches = {unit_branch(warped(centres[j]))};
+      unit.branches = {unit_branch(warped(centres[j]), shape(j))};
       columns[r][j] = scheme_admittance(unit, 2 * M_PI * fit_hz[r], dt).real();
     }
   const auto fitted = [&](const std::vector<double>& beta) {
@@ -150,7 +161,7 @@ Material fit_octave_absorption(const std::string& name, const std::vector<double
     m.octave_absorption = alpha;
     for (std::size_t j = 0; j < centres.size(); ++j)
       if (amplitude[j] > 0) {
-        const WallBranch u = unit_branch(warped(centres[j]));
+        const WallBranch u = unit_branch(warped(centres[j]), shape(j));
         m.branches.push_back({u.mass / amplitude[j], u.resistance / amplitude[j], u.stiffness / amplitude[j]});
       }
     return m;

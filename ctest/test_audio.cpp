@@ -1,11 +1,12 @@
-// Room responses as audio: libsoxr's resampling keeps a tone's amplitude and frequency, and a WAV
-// file written by libsndfile reads back sample for sample.
+// Room responses as audio: libsoxr's resampling keeps a tone's amplitude and frequency, a WAV file
+// written by libsndfile reads back sample for sample, and a room's source reads one.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 
 #include "wavefd/audio_file.hpp"
+#include "wavefd/room_deck.hpp"
 #include "wavefd/types.hpp"
 
 namespace wavefd {
@@ -43,6 +44,43 @@ TEST(Audio, WavFilesReadBackSampleForSample) {
   std::filesystem::remove(path);
   EXPECT_THROW(write_wav("/nonexistent-dir/x.wav", s, 48000, "receivers.wav"), Error);
   EXPECT_THROW(resample(s, 0, 48000), Error);
+}
+
+// A room source from a WAV file: its samples resampled to the grid's rate (a 300 Hz tone burst at
+// 48 kHz onto the 5 cm grid's 12001.9 Hz), injected as they are unless differentiated; a stereo or
+// missing file is refused naming the key.
+TEST(Audio, RoomSourceFromAWavFile) {
+  const std::string path = (std::filesystem::temp_directory_path() / "wavefd-test-source.wav").string();
+  std::vector<float> burst = tone(300, 48000, 0.05);
+  for (std::size_t n = 0; n < burst.size(); ++n) burst[n] *= float(0.5 - 0.5 * std::cos(2 * kPi * double(n) / double(burst.size())));
+  write_wav(path, burst, 48000, "test");
+  RoomDeck d;
+  d.size = {1, 1, 1};
+  d.spacing = 0.05;
+  d.steps = 2000;
+  RoomDeck::Source source;
+  source.position = {0.525, 0.525, 0.525};
+  source.signal = "wav";
+  source.file = path;
+  d.sources = {source};
+  const RoomModel m = make_room_model(d, make_star(1));
+  const std::vector<double>& s = m.sources[0].signal;
+  ASSERT_NEAR(double(s.size()), 0.05 / m.dt, 2);
+  double worst = 0;
+  for (std::size_t n = 0; n < s.size(); ++n) {
+    const double t = double(n) * m.dt, exact = std::sin(2 * kPi * 300 * t) * (0.5 - 0.5 * std::cos(2 * kPi * t / 0.05));
+    worst = std::max(worst, std::abs(s[n] - exact));
+  }
+  EXPECT_LT(worst, 2e-3);
+  d.sources[0].differentiate = true;
+  const RoomModel differentiated = make_room_model(d, make_star(1));
+  const std::vector<double>& ds = differentiated.sources[0].signal;
+  for (std::size_t n = 1; n < ds.size(); ++n) ASSERT_NEAR(ds[n], s[n] - s[n - 1], 1e-12);
+  d.sources[0].file = path + ".missing";
+  EXPECT_THROW(make_room_model(d, make_star(1)), Error);
+  d.sources[0].file = "";
+  EXPECT_THROW(make_room_model(d, make_star(1)), Error);  // signal = 'wav' without a file
+  std::filesystem::remove(path);
 }
 
 }  // namespace

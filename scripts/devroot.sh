@@ -18,7 +18,7 @@ APT_OPTS=(-o Acquire::Check-Valid-Until=false -o APT::Get::Assume-Yes=true -o Dp
 PACKAGES=(g++ cmake ninja-build git libkokkos-dev libcli11-dev libopenmpi-dev openmpi-bin
           libgtest-dev nlohmann-json3-dev python3-numpy python3-matplotlib
           libblas-dev liblapack-dev ca-certificates hipcc libamdhip64-dev
-          libtomlplusplus-dev libsndfile1-dev libsoxr-dev)
+          libtomlplusplus-dev libsndfile1-dev libsoxr-dev libkissfft-dev libcgal-dev libassimp-dev)
 KK_PACKAGES=(libtrilinos-kokkos-17.0 libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-17.0
              libtrilinos-kokkos-kernels-dev trilinos-dev)
 # segyio (SEG-Y files, WAVEFD_ENABLE_SEGYIO): sid has none, so Debian 12's is unpacked into a private

@@ -21,7 +21,8 @@ std::vector<float> resample(const std::vector<float>& samples, double rate_in, d
 // naming `key` when it cannot be written; a partial file is removed.
 void write_wav(const std::string& path, const std::vector<float>& samples, int rate, const std::string& key);
 
-// The samples and rate of a mono WAV file (tests, and sources from files to come). Throws Error.
-std::vector<float> read_wav(const std::string& path, int& rate);
+// The samples and rate of a mono audio file (WAV, or any format libsndfile reads): a room's
+// sources. Throws Error naming `key` (when given) for a file that cannot be read or is not mono.
+std::vector<float> read_wav(const std::string& path, int& rate, const std::string& key = "");
 
 }  // namespace wavefd

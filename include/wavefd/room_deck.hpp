@@ -47,9 +47,10 @@ struct RoomDeck {
   // [[source]]
   struct Source {
     std::array<double, 3> position{};  // m
-    std::string signal = "impulse";    // impulse | hann
+    std::string signal = "impulse";    // impulse | hann | wav
     double duration = 0.001;           // hann: the pulse's length (s)
-    bool differentiate = true;         // hann: inject its first difference
+    std::string file;                  // wav: a mono audio file (any format libsndfile reads)
+    std::optional<bool> differentiate; // hann, wav: inject the first difference (default: hann yes, wav no)
     double amplitude = 1;
     bool hard = false;
   };

@@ -24,18 +24,20 @@ void write_wav(const std::string& path, const std::vector<float>& samples, int r
   }
 }
 
-std::vector<float> read_wav(const std::string& path, int& rate) {
+std::vector<float> read_wav(const std::string& path, int& rate, const std::string& key) {
+  const std::string named = key.empty() ? "'" + path + "'" : key + " = '" + path + "'";
   SF_INFO info{};
   SNDFILE* f = sf_open(path.c_str(), SFM_READ, &info);
-  if (!f) throw Error("'" + path + "' cannot be read as audio: " + sf_strerror(nullptr));
+  if (!f)
+    throw Error(named + " cannot be read as audio: " + sf_strerror(nullptr) + "; accepted: a mono audio file (WAV, FLAC, ...)");
   if (info.channels != 1) {
     sf_close(f);
-    throw Error("'" + path + "' has " + std::to_string(info.channels) + " channels; accepted: mono");
+    throw Error(named + " has " + std::to_string(info.channels) + " channels; accepted: a mono audio file");
   }
   std::vector<float> samples(std::size_t(info.frames));
   const sf_count_t got = sf_read_float(f, samples.data(), info.frames);
   sf_close(f);
-  if (got != info.frames) throw Error("'" + path + "' ended after " + std::to_string(got) + " of " + std::to_string(info.frames) + " samples");
+  if (got != info.frames) throw Error(named + " ended after " + std::to_string(got) + " of " + std::to_string(info.frames) + " samples");
   rate = info.samplerate;
   return samples;
 }

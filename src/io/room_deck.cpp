@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "deck_schema.hpp"
+#include "wavefd/audio_file.hpp"
 #include "wavefd/room_metrics.hpp"
 
 namespace wavefd {
@@ -72,6 +73,29 @@ void read_octave_absorption(const toml::node& v, const std::string& key, Reading
   }
 }
 
+// source.differentiate: true or false, left unset for the signal's default.
+void read_differentiate(const toml::node& v, const std::string& key, Reading& r) {
+  const auto* b = v.as_boolean();
+  if (!b) throw Error(key + " = " + deck::shown(v) + " is " + deck::value_kind(v) + "; accepted: true or false");
+  r.deck.sources.back().differentiate = b->get();
+}
+
+// The samples of a wav source at the grid's step dt (`key`: the source's deck key).
+std::vector<double> wav_signal(const RoomDeck::Source& s, double dt, long steps, const std::string& key) {
+  if constexpr (!audio_support) {
+    throw Error(key + ".signal = 'wav' needs libsndfile and libsoxr, which this build lacks; accepted: impulse or "
+                "hann, or a build with both (Debian: libsndfile1-dev, libsoxr-dev)");
+  } else {
+    int rate = 0;
+    std::vector<float> samples = read_wav(s.file, rate, key + ".file");
+    if (std::abs(rate * dt - 1) > 1e-12) samples = resample(samples, double(rate), 1 / dt);
+    std::vector<double> out(samples.begin(), samples.begin() + std::ptrdiff_t(std::min<std::size_t>(samples.size(), std::size_t(steps))));
+    if (s.differentiate.value_or(false))
+      for (std::size_t n = out.size(); n-- > 1;) out[n] -= out[n - 1];
+    return out;
+  }
+}
+
 // [walls]: one material name per face.
 Key wall_key(std::size_t face) {
   return {.name = kShoeboxFaces[face], .read = [face](const toml::node& v, const std::string& key, Reading& r) {
@@ -119,9 +143,10 @@ const Key& schema() {
     }},
     {.name = "source", .keys = {
        {.name = "position", .read = deck::point<Reading>(&D::Source::position)},
-       {.name = "signal", .read = choice<Reading>(&D::Source::signal, {"impulse", "hann"})},
+       {.name = "signal", .read = choice<Reading>(&D::Source::signal, {"impulse", "hann", "wav"})},
+       {.name = "file", .read = text<Reading>(&D::Source::file)},
        {.name = "duration", .read = number<Reading>(&D::Source::duration, above(0), "the Hann pulse's length in seconds")},
-       {.name = "differentiate", .read = boolean<Reading>(&D::Source::differentiate)},
+       {.name = "differentiate", .read = read_differentiate},
        {.name = "amplitude", .read = number<Reading>(&D::Source::amplitude, any_finite(), "a finite factor")},
        {.name = "hard", .read = boolean<Reading>(&D::Source::hard)},
      },
@@ -243,11 +268,18 @@ RoomModel make_room_model(const RoomDeck& d, const Stencil& s) {
     RoomSource& out = m.sources.emplace_back();
     out.position = room_grid_position(s.position, m.h);
     out.hard = s.hard;
-    out.signal = s.signal == "hann" ? hann_signal(s.duration, m.dt, m.steps, s.differentiate) : impulse_signal(m.steps);
+    const std::string key = "source[" + std::to_string(i) + "]";
+    if ((s.signal == "wav") != !s.file.empty())
+      throw Error(key + (s.file.empty() ? ".signal = 'wav' needs " + key + ".file" : ".file is given for signal = '" + s.signal + "'") +
+                  "; accepted: file with signal = 'wav' only");
+    out.signal = s.signal == "hann"  ? hann_signal(s.duration, m.dt, m.steps, s.differentiate.value_or(true))
+                 : s.signal == "wav" ? wav_signal(s, m.dt, m.steps, key)
+                                     : impulse_signal(m.steps);
     for (double& v : out.signal) v *= s.amplitude;
-    out.describe = s.signal == "hann" ? "hann " + format_number(s.duration * 1e3) + " ms" +
-                                            (s.differentiate ? ", differentiated" : "")
-                                      : "impulse, differentiated";
+    out.describe = s.signal == "hann"  ? "hann " + format_number(s.duration * 1e3) + " ms" +
+                                             (s.differentiate.value_or(true) ? ", differentiated" : "")
+                   : s.signal == "wav" ? "wav '" + s.file + "'" + (s.differentiate.value_or(false) ? ", differentiated" : "")
+                                       : "impulse, differentiated";
   }
   for (const auto& p : d.receivers) m.receivers.push_back(room_grid_position(p, m.h));
   return m;

@@ -1,10 +1,13 @@
 // Room responses as audio: libsoxr's resampling keeps a tone's amplitude and frequency, a WAV file
-// written by libsndfile reads back sample for sample, and a room's source reads one.
+// written by libsndfile reads back sample for sample, a room's source reads one, and air absorption
+// follows ISO 9613-1.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <filesystem>
 
+#include "wavefd/air_absorption.hpp"
 #include "wavefd/audio_file.hpp"
 #include "wavefd/room_deck.hpp"
 #include "wavefd/types.hpp"
@@ -81,6 +84,28 @@ TEST(Audio, RoomSourceFromAWavFile) {
   d.sources[0].file = "";
   EXPECT_THROW(make_room_model(d, make_star(1)), Error);  // signal = 'wav' without a file
   std::filesystem::remove(path);
+}
+
+// ISO 9613-1 at 20 degrees C, 50 % and 101.325 kPa against the standard's table (dB/km), and the
+// filter: an impulse arriving at 0.5 s (171.5 m travelled) leaves with its spectrum scaled by the
+// attenuation over that distance, within 1 % from 250 Hz to 16 kHz.
+TEST(Audio, AirAbsorptionFollowsIso9613) {
+  EXPECT_NEAR(air_attenuation_db_per_m(125, 20, 50) * 1e3, 0.44, 0.005);
+  EXPECT_NEAR(air_attenuation_db_per_m(500, 20, 50) * 1e3, 2.73, 0.01);
+  EXPECT_NEAR(air_attenuation_db_per_m(1000, 20, 50) * 1e3, 4.66, 0.01);
+  EXPECT_GT(air_attenuation_db_per_m(1000, 20, 10), air_attenuation_db_per_m(1000, 20, 50));  // dry air absorbs more here
+  const double rate = 48000, speed = 343, arrival = 0.5;
+  std::vector<double> h(std::size_t(rate), 0.0);
+  h[std::size_t(arrival * rate)] = 1;
+  const std::vector<double> y = apply_air_absorption(h, rate, speed, {});
+  ASSERT_EQ(y.size(), h.size());
+  for (double f : {250.0, 1000.0, 4000.0, 8000.0, 16000.0}) {
+    std::complex<double> sum = 0;
+    for (std::size_t n = 0; n < y.size(); ++n) sum += y[n] * std::polar(1.0, -2 * kPi * f * double(n) / rate);
+    const double expected = std::pow(10.0, -air_attenuation_db_per_m(f, 20, 50) * speed * arrival / 20);
+    EXPECT_NEAR(std::abs(sum), expected, 0.01 * expected) << f << " Hz";
+  }
+  EXPECT_THROW(apply_air_absorption(h, 0, speed, {}), Error);
 }
 
 }  // namespace

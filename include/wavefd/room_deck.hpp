@@ -60,6 +60,9 @@ struct RoomDeck {
   std::string responses = "";        // receivers.file: raw float32 + JSON ('' = none)
   std::string wav = "";              // receivers.wav: file name prefix of one WAV per receiver ('' = none)
   long wav_rate = 48000;             // receivers.wav_rate (Hz; 0 = the grid's rate, rounded to whole Hz)
+  bool air_absorption = false;       // receivers.air_absorption: ISO 9613-1, applied to every output
+  double air_temperature = 20;       // receivers.air_temperature (degrees C)
+  double air_humidity = 50;          // receivers.air_humidity (% relative)
   // [output]
   std::string summary = "wavefd-room.json";
   std::string progress = "auto";

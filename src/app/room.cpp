@@ -10,6 +10,7 @@
 #include "io/progress.hpp"
 #include "io/summary.hpp"
 #include "room/wall_pass.hpp"
+#include "wavefd/air_absorption.hpp"
 #include "wavefd/audio_file.hpp"
 #include "wavefd/measure.hpp"
 #include "wavefd/memory_budget.hpp"
@@ -225,6 +226,9 @@ int RoomCommand::execute() {
     par.overlap = resolve_overlap(d.overlap, par.transport, ranks, "parallel.overlap");
     variant = d.variant == "auto" ? preferred_variant(m.stencil, precision, false)
                                   : &select_variant(d.variant, m.stencil, precision);
+    if (d.air_absorption && !audio_support)
+      throw Error("receivers.air_absorption needs libsndfile, libsoxr and kissfft, which this build lacks; accepted: "
+                  "false, or a build with them (Debian: libsndfile1-dev, libsoxr-dev, libkissfft-dev)");
     if (!d.wav.empty() && !audio_support)
       throw Error("receivers.wav needs libsndfile and libsoxr, which this build lacks; accepted: receivers.file (raw "
                   "float32 + JSON), or a build with both (Debian: libsndfile1-dev, libsoxr-dev)");
@@ -287,18 +291,26 @@ int RoomCommand::execute() {
                 seconds, r.steps, updates / seconds / 1e9, r.wall_cells, 100 * r.wall_cells / cells,
                 r.wall_cells > 0 ? r.wall_terms / r.wall_cells : 0.0, r.wall_branch_states, r.wall_bytes / 1e6, r.max_abs,
                 r.finite ? "" : " (NOT FINITE)");
-    if (!d.responses.empty() && !r.responses.empty() && r.finite) {
+    std::vector<std::vector<double>> responses = r.responses;  // air absorption, when asked, applies to every output
+    if constexpr (audio_support) {
+      if (d.air_absorption && r.finite) {
+        for (auto& h : responses) h = apply_air_absorption(h, 1 / m.dt, m.speed, {d.air_temperature, d.air_humidity});
+        std::printf("wavefd room: air absorption applied to the responses (ISO 9613-1, %g degrees C, %g %% humidity)\n",
+                    d.air_temperature, d.air_humidity);
+      }
+    }
+    if (!d.responses.empty() && !responses.empty() && r.finite) {
       Traces t;
       t.interval = m.dt;
       for (const auto& p : d.receivers) t.positions.push_back(p);
       for (const auto& s : d.sources) t.sources.push_back(s.position);
-      for (const auto& trace : r.responses)
+      for (const auto& trace : responses)
         for (double s : trace) t.samples.push_back(float(s));
       write_raw_traces(written.staged(d.responses, "receivers.file"), t, "receivers.file");
       std::printf("wavefd room: responses written to %s as raw float32 (%zu receivers x %ld samples at %.6g Hz)\n",
-                  printable(d.responses).c_str(), r.responses.size(), r.steps, 1 / m.dt);
+                  printable(d.responses).c_str(), responses.size(), r.steps, 1 / m.dt);
     }
-    if (!d.wav.empty() && !r.responses.empty() && r.finite) write_wavs(d, m, r.responses, written);
+    if (!d.wav.empty() && !responses.empty() && r.finite) write_wavs(d, m, responses, written);
     if (!d.summary.empty()) {
       nlohmann::json j;
       j["wavefd_version"] = WAVEFD_VERSION;
@@ -310,7 +322,12 @@ int RoomCommand::execute() {
       j["model"] = {{"shoebox", d.size}, {"cells", m.n}, {"spacing", m.h}, {"speed", m.speed}, {"dt", m.dt},
                     {"rate_hz", 1 / m.dt}, {"steps", m.steps}, {"stencil", m.stencil.name}, {"courant", m.courant},
                     {"precision", d.precision}, {"walls", walls_json(m)}, {"materials", materials_json(m)}, {"sources", sources},
-                    {"receivers", d.receivers}, {"spreading", to_string(m.spreading)}};
+                    {"receivers", d.receivers}, {"spreading", to_string(m.spreading)},
+                    {"air_absorption", d.air_absorption ? nlohmann::json{{"standard", "ISO 9613-1"},
+                                                                          {"temperature_c", d.air_temperature},
+                                                                          {"humidity_percent", d.air_humidity},
+                                                                          {"pressure_kpa", 101.325}}
+                                                        : nlohmann::json(nullptr)}};
       j["work"] = {{"bulk_variant", variant->name()}, {"tile", to_string(tile)},
                    {"wall_cells", r.wall_cells}, {"wall_terms", r.wall_terms}, {"wall_bytes", r.wall_bytes},
                    {"wall_branch_states", r.wall_branch_states},
@@ -321,7 +338,7 @@ int RoomCommand::execute() {
       j["kokkos"] = execution_json();
       j["timing"] = {{"seconds", seconds}, {"steps", r.steps}, {"gcells_per_s", updates / seconds / 1e9}};
       j["result"] = {{"max_abs_u", r.finite ? r.max_abs : -1.0}, {"finite", r.finite}, {"steps_done", r.steps}};
-      if (r.finite) j["acoustics"] = acoustics(d, m, r.responses);
+      if (r.finite) j["acoustics"] = acoustics(d, m, responses);
       write_json_file(d.summary, j, "output.summary");
       if (r.finite && !j["acoustics"]["receivers"].empty()) {
         const nlohmann::json& a = j["acoustics"];

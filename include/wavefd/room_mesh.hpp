@@ -1,0 +1,47 @@
+#pragma once
+// Rooms from triangle meshes: OBJ, STL and the other formats assimp reads, faces grouped into
+// materials, voxelized onto the grid with CGAL's AABB tree (docs/room.md). Optional, like the audio
+// support: the functions below exist only in a build that found CGAL and assimp (`mesh_support`);
+// callers test the constant first. Plain C++.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "wavefd/types.hpp"
+
+namespace wavefd {
+
+#ifdef WAVEFD_HAVE_MESH
+inline constexpr bool mesh_support = true;
+#else
+inline constexpr bool mesh_support = false;
+#endif
+
+struct RoomMesh {
+  std::vector<std::array<double, 3>> vertices;  // metres
+  std::vector<std::array<int, 3>> triangles;    // vertex indices
+  std::vector<int> triangle_material;           // index into `materials`, per triangle
+  std::vector<std::string> materials;           // the mesh's material names (OBJ usemtl, STL solid names)
+  // Every edge shared by exactly two triangles (after welding equal vertices): watertight. The
+  // voxelization does not need it, but a room that leaks is worth a line in the summary.
+  bool closed() const;
+  std::array<double, 3> lower() const, upper() const;  // the bounding box
+};
+
+// Reads `path` (assimp: triangulated, equal vertices welded). Throws Error naming `key` for a file
+// assimp cannot read or one without triangles.
+RoomMesh read_room_mesh(const std::string& path, const std::string& key);
+
+// The cells of a grid (n cells of h metres from `origin`, cell centres at origin + (i + 1/2) h)
+// whose centres lie inside the mesh, x fastest (1: air). Inside by the parity of the mesh's
+// crossings along the cell's rows in x, in y and in z (each row one AABB-tree query), the majority
+// of the three deciding: a hole in the mesh or a row grazing an edge flips one vote at most, so
+// meshes that are not watertight voxelize as their closed shape does where holes are small.
+std::vector<std::uint8_t> voxelize(const RoomMesh& mesh, const std::array<double, 3>& origin, double h,
+                                   const Index3& n);
+
+// Per query point, the material of the nearest triangle (the walls of boundary cells).
+std::vector<int> nearest_material(const RoomMesh& mesh, const std::vector<std::array<double, 3>>& points);
+
+}  // namespace wavefd

@@ -211,6 +211,70 @@ TEST(Room, EnergyOfFrequencyDependentWallsBalances) {
   }
 }
 
+// A room from a mesh, voxelized: a box of air cells inside a larger grid (the outside cells zeroed
+// after each update, each missing face neighbour's term at the cell itself) gives the shoebox's
+// cells and response: the same wall cells, the same field in the air and the same samples, here to
+// the last bit, with a frequency-dependent wall material (a fixed part beside the branches), a soft
+// and a hard source.
+TEST(Room, VoxelizedBoxEqualsTheShoebox) {
+  const Stencil s = make_star(1);
+  const Index3 box{10, 8, 6}, lo{2, 3, 1}, n{box[0] + 5, box[1] + 4, box[2] + 3};
+  Material wall = fit_octave_absorption("carpet", kCarpet, step_of(s, 0.99, 0.1), "carpet");
+  wall.admittance = 0.1;
+  std::array<Material, 6> walls;
+  walls.fill(wall);
+  RoomModel shoe = shoebox(s, box, 0.99, walls);
+  shoe.steps = 300;
+  shoe.sources = {{{3.3, 4.6, 2.2}, hann_signal(20 * shoe.dt, shoe.dt, shoe.steps, true), false, "hann"},
+                  {{7, 2, 4}, impulse_signal(shoe.steps), true, "impulse"}};
+  shoe.receivers = {{5.5, 3.25, 2.75}, {0, 0, 0}, {9, 7, 5}};
+  RoomModel voxels = shoe;
+  voxels.n = n;
+  voxels.air.assign(std::size_t(n[0] * n[1] * n[2]), 0);
+  for (index_t k = 0; k < box[2]; ++k)
+    for (index_t j = 0; j < box[1]; ++j)
+      for (index_t i = 0; i < box[0]; ++i)
+        voxels.air[std::size_t((i + lo[0]) + n[0] * ((j + lo[1]) + n[1] * (k + lo[2])))] = 1;
+  voxels.materials = {wall};
+  for (index_t k = 0; k < box[2]; ++k)  // the boundary cells, ascending: those on the box's faces
+    for (index_t j = 0; j < box[1]; ++j)
+      for (index_t i = 0; i < box[0]; ++i)
+        if (i == 0 || j == 0 || k == 0 || i == box[0] - 1 || j == box[1] - 1 || k == box[2] - 1)
+          voxels.boundary_material.push_back({(i + lo[0]) + n[0] * ((j + lo[1]) + n[1] * (k + lo[2])), 0});
+  for (auto& src : voxels.sources)
+    for (int d = 0; d < 3; ++d) src.position[std::size_t(d)] += double(lo[d]);
+  for (auto& r : voxels.receivers)
+    for (int d = 0; d < 3; ++d) r[std::size_t(d)] += double(lo[d]);
+
+  const Variant& v = *preferred_variant(s, Precision::f64, false);
+  RoomStep<double> a(shoe, ParallelSpec{}, v), b(voxels, ParallelSpec{}, v);
+  EXPECT_EQ(a.wall_cells(), b.wall_cells());
+  a.advance(shoe.steps);
+  b.advance(shoe.steps);
+  EXPECT_EQ(a.partial_responses(), b.partial_responses());
+  const std::vector<double> ua = interior_values(a.engine().u()), ub = interior_values(b.engine().u());
+  std::size_t differ = 0, outside_nonzero = 0;
+  for (index_t k = 0; k < n[2]; ++k)
+    for (index_t j = 0; j < n[1]; ++j)
+      for (index_t i = 0; i < n[0]; ++i) {
+        const double here = ub[std::size_t(i + n[0] * (j + n[1] * k))];
+        const Index3 c{i - lo[0], j - lo[1], k - lo[2]};
+        if (c[0] < 0 || c[1] < 0 || c[2] < 0 || c[0] >= box[0] || c[1] >= box[1] || c[2] >= box[2]) {
+          outside_nonzero += here != 0;
+          continue;
+        }
+        differ += here != ua[std::size_t(c[0] + box[0] * (c[1] + box[1] * c[2]))];
+      }
+  EXPECT_EQ(differ, 0u);
+  EXPECT_EQ(outside_nonzero, 0u);
+  // A receiver outside the air is refused.
+  voxels.receivers = {{1, 1, 1}};
+  EXPECT_THROW(check_room_model(voxels), Error);
+  voxels.receivers = {};
+  voxels.stencil = make_star(2);
+  EXPECT_THROW(RoomStep<double>(voxels, ParallelSpec{}, *preferred_variant(voxels.stencil, Precision::f64, false)), Error);
+}
+
 // A plane wave against an impedance wall: the room is a strip, long in x, R cells in z, with rigid
 // walls in y, so the field cos(k_y (y + 1/2)) g(x, t) stays a cosine mode in y and meets the x_low
 // wall (admittance beta) as two plane waves at +-theta, sin(theta) = c k_y / omega. A plane source

@@ -15,6 +15,7 @@
 // energy (docs/room.md: the energy balance, checked in CTest to rounding).
 #include <array>
 #include <complex>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,17 @@ struct WallCell {
 // [lo, hi)) are listed, x fastest. Throws Error for a stencil that is not symmetric in each axis.
 std::vector<WallCell> shoebox_wall_cells(const Stencil& s, const Index3& n, const Box& box);
 
+struct RoomModel;
+
+// The wall cells of a voxelized room (`m.air` set), for the 7-point scheme: per air cell inside
+// `box` with face neighbours outside the air (or beyond the grid), each such neighbour's term at
+// the cell itself (its even image across the face between them) and the faces' count as the
+// wall's area, of the cell's material (m.boundary_material). Throws Error for another stencil.
+std::vector<WallCell> voxel_wall_cells(const RoomModel& m, const Box& box);
+// The outside cells inside `box` next to the air: the bulk update writes them, the wall pass zeroes
+// them again, so that the air's neighbours outside hold 0 as the shoebox's ghosts do.
+std::vector<Index3> outside_shell(const RoomModel& m, const Box& box);
+
 // Source signals, sampled at the grid's rate: value n is what step n adds (soft) or sets (hard).
 //  impulse: a discrete impulse at step 0, differentiated (1, -1): no net volume, so a closed room
 //           keeps no growing offset in its constant mode;
@@ -110,7 +122,8 @@ struct RoomSource {
   std::string describe;              // e.g. "impulse", "hann 2 ms"
 };
 
-// A shoebox room on its grid, in grid units (RoomSource's positions: cell centres).
+// A room on its grid, in grid units (RoomSource's positions: cell centres): a shoebox of n cells,
+// or the air cells of a voxelized mesh inside them.
 struct RoomModel {
   Index3 n{0, 0, 0};                  // cells per axis
   double h = 0;                       // cell size (m)
@@ -119,7 +132,12 @@ struct RoomModel {
   double dt = 0;                      // s
   long steps = 0;
   Stencil stencil;
-  std::array<Material, 6> walls{};    // per face (kShoeboxFaces)
+  std::array<Material, 6> walls{};    // per face (kShoeboxFaces): a shoebox's
+  // A room from a mesh: per cell (x fastest) 1 where it is air (empty: a shoebox), the materials of
+  // its walls, and per boundary air cell (flat index, ascending) the index of its material.
+  std::vector<std::uint8_t> air;
+  std::vector<Material> materials;
+  std::vector<std::pair<index_t, int>> boundary_material;
   std::vector<RoomSource> sources;
   std::vector<std::array<double, 3>> receivers;  // grid units of the cell centres
   Spreading spreading = Spreading::trilinear;     // of the soft sources and the receivers

@@ -50,6 +50,7 @@ class RoomStep {
   void sample_receivers(long step);
 
  private:
+  std::unique_ptr<WallPass<T>> shoebox_walls(const RoomModel& m, const Box& mine, const Index3& offset) const;
   RoomModel model_;
   TwoStep<T> engine_;
   std::unique_ptr<WallPass<T>> walls_;

@@ -28,13 +28,30 @@ SchemeSpec room_scheme(const RoomModel& m, ParallelSpec par) {
 }  // namespace
 
 template <class T>
+std::unique_ptr<WallPass<T>> RoomStep<T>::shoebox_walls(const RoomModel& m, const Box& mine, const Index3& offset) const {
+  // Faces of one material (by name) share an index, so that a cell's faces on it share their states.
+  std::vector<Material> materials;
+  std::array<int, 6> index{};
+  for (std::size_t f = 0; f < 6; ++f) {
+    index[f] = int(materials.size());
+    for (std::size_t g = 0; g < materials.size(); ++g)
+      if (materials[g].name == m.walls[f].name) index[f] = int(g);
+    if (index[f] == int(materials.size())) materials.push_back(m.walls[f]);
+  }
+  std::vector<WallCell> cells = shoebox_wall_cells(m.stencil, m.n, mine);
+  for (WallCell& c : cells)
+    for (auto& face : c.faces) face.first = index[std::size_t(face.first)];
+  return std::make_unique<WallPass<T>>(cells, materials, offset, engine_.layout(), m.courant, m.dt);
+}
+
+template <class T>
 RoomStep<T>::RoomStep(const RoomModel& m, const ParallelSpec& par, const Variant& v, const Tile& tile)
     : model_((check_room_model(m), m)), engine_(m.stencil, room_scheme(m, par), v, tile) {
   const Index3 offset = engine_.domain().offset, local = engine_.domain().local;
   const Box mine{offset, {offset[0] + local[0], offset[1] + local[1], offset[2] + local[2]}};
-  walls_ = std::make_unique<WallPass<T>>(shoebox_wall_cells(m.stencil, m.n, mine),
-                                         std::vector<Material>(m.walls.begin(), m.walls.end()), offset,
-                                         engine_.layout(), m.courant, m.dt);
+  walls_ = m.air.empty() ? shoebox_walls(m, mine, offset)
+                         : std::make_unique<WallPass<T>>(voxel_wall_cells(m, mine), m.materials, offset, engine_.layout(),
+                                                         m.courant, m.dt, outside_shell(m, mine));
   engine_.add_pass(walls_.get());
   Kokkos::deep_copy(engine_.u().data, T(0));  // ghosts included: they stay 0
   Kokkos::deep_copy(engine_.u_prev().data, T(0));

@@ -19,8 +19,14 @@ KOKKOS_INLINE_FUNCTION A wall_terms(index_t b, const Kokkos::View<index_t*>& beg
 
 template <class T>
 WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Material>& materials, const Index3& offset,
-                      const Layout& layout, double courant, double dt) {
+                      const Layout& layout, double courant, double dt, const std::vector<Index3>& outside) {
   const auto local = [&](const Index3& g) { return layout.at(g[0] - offset[0], g[1] - offset[1], g[2] - offset[2]); };
+  outside_ = Kokkos::View<index_t*>("wavefd::wall_outside", outside.size());
+  {
+    auto host = Kokkos::create_mirror_view(outside_);
+    for (std::size_t c = 0; c < outside.size(); ++c) host(c) = local(outside[c]);
+    Kokkos::deep_copy(outside_, host);
+  }
   // Kinds: every material's branches in steps, material by material.
   std::vector<int> first_kind(materials.size() + 1, 0);
   for (std::size_t i = 0; i < materials.size(); ++i)
@@ -144,6 +150,12 @@ void WallPass<T>::before(const Kokkos::DefaultExecutionSpace& exec, const Field<
 template <class T>
 void WallPass<T>::after(const Kokkos::DefaultExecutionSpace& exec, const Field<T>& u, const Field<T>& u_next) {
   if (cells() > 0) correct(exec, u, u_next);
+  if (outside_.extent(0) > 0) {
+    const auto outside = outside_;
+    const auto next = u_next.data;
+    Kokkos::parallel_for("wavefd::wall_outside", Range(exec, 0, index_t(outside.extent(0))),
+                         KOKKOS_LAMBDA(index_t c) { next(outside(c)) = T(0); });
+  }
   kept_valid_ = true;  // correct() kept u(b), the next step's u-
 }
 

@@ -38,9 +38,10 @@ template <class T>
 class WallPass final : public StepPass<T> {
  public:
   // `cells`: this rank's wall cells (global indices), their faces' materials in `materials`,
-  // `offset`: the rank's global offset, `courant`: lambda = c dt / h, `dt`: the step (s).
+  // `offset`: the rank's global offset, `courant`: lambda = c dt / h, `dt`: the step (s); `outside`:
+  // this rank's cells outside the air next to it (a room from a mesh), set to 0 after each update.
   WallPass(const std::vector<WallCell>& cells, const std::vector<Material>& materials, const Index3& offset,
-           const Layout& layout, double courant, double dt);
+           const Layout& layout, double courant, double dt, const std::vector<Index3>& outside = {});
 
   void before(const Kokkos::DefaultExecutionSpace& exec, const Field<T>& u, const Field<T>& u_prev) override;
   void after(const Kokkos::DefaultExecutionSpace& exec, const Field<T>& u, const Field<T>& u_next) override;
@@ -66,6 +67,7 @@ class WallPass final : public StepPass<T> {
 
  private:
   Kokkos::View<index_t*> cell_;      // flat index of each wall cell
+  Kokkos::View<index_t*> outside_;   // flat index of each outside cell next to the air
   Kokkos::View<index_t*> begin_;     // its terms: [begin(b), begin(b + 1))
   Kokkos::View<index_t*> term_at_;   // flat index of each term's image
   Kokkos::View<T*> term_weight_;     // lambda^2 a_t

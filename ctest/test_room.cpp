@@ -500,7 +500,7 @@ TEST(Room, OctaveBandsPassTheirCentreAndStopTwoOctavesAway) {
 }
 
 TEST(Room, SabineAndEyringOfAUniformShoebox) {
-  const ShoeboxReverberation r = shoebox_reverberation({4, 3, 2.5}, {0.2, 0.2, 0.2, 0.2, 0.2, 0.2}, 343);
+  const Reverberation r = reverberation(30, {12, 12, 10, 10, 7.5, 7.5}, {0.2, 0.2, 0.2, 0.2, 0.2, 0.2}, 343);
   const double k = 24 * std::log(10.0) / 343, volume = 30, area = 2 * (12 + 10 + 7.5);
   EXPECT_NEAR(r.mean_absorption, 0.2, 1e-9);
   EXPECT_NEAR(r.sabine, k * volume / (0.2 * area), 1e-9);

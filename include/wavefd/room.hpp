@@ -107,6 +107,16 @@ std::vector<WallCell> voxel_wall_cells(const RoomModel& m, const Box& box);
 // them again, so that the air's neighbours outside hold 0 as the shoebox's ghosts do.
 std::vector<Index3> outside_shell(const RoomModel& m, const Box& box);
 
+// A room's air volume and wall surfaces, for the diffuse-field formulas (Sabine, Eyring): a
+// shoebox's six faces, or a voxelized room's cell faces between air and outside per material (the
+// staircase's area, larger than the mesh's where the walls are oblique).
+struct RoomSurfaces {
+  double volume = 0;                      // m^3
+  std::vector<const Material*> material;  // per surface
+  std::vector<double> area;               // m^2
+};
+RoomSurfaces room_surfaces(const RoomModel& m);
+
 // Source signals, sampled at the grid's rate: value n is what step n adds (soft) or sets (hard).
 //  impulse: a discrete impulse at step 0, differentiated (1, -1): no net volume, so a closed room
 //           keeps no growing offset in its constant mode;
@@ -138,6 +148,10 @@ struct RoomModel {
   std::vector<std::uint8_t> air;
   std::vector<Material> materials;
   std::vector<std::pair<index_t, int>> boundary_material;
+  std::array<double, 3> origin{};            // metres of the grid's corner (a mesh's lower corner)
+  std::vector<std::string> mesh_materials;   // the mesh's material names, parallel to `materials`
+  std::size_t mesh_triangles = 0;
+  bool mesh_closed = false;
   std::vector<RoomSource> sources;
   std::vector<std::array<double, 3>> receivers;  // grid units of the cell centres
   Spreading spreading = Spreading::trilinear;     // of the soft sources and the receivers

@@ -15,7 +15,8 @@ namespace wavefd {
 struct RoomDeck {
   std::string path;
   // [room]
-  std::array<double, 3> size{};       // room.size: a shoebox's extents (m)
+  std::array<double, 3> size{};       // room.size: a shoebox's extents (m), or
+  std::string mesh;                   // room.mesh: a triangle mesh (OBJ, STL, ...) in metres
   double speed = 343;                 // room.speed: the speed of sound (m/s)
   // [grid]
   double spacing = 0;                 // grid.spacing (m)
@@ -84,9 +85,11 @@ RoomDeck read_room_deck(const std::string& path, const std::vector<std::string>&
 std::vector<std::pair<std::string, std::string>> room_deck_settings(const std::string& path,
                                                                    const std::vector<std::string>& overrides);
 
-// The model the deck describes with stencil `s` (the deck's [stencil], built by the caller): cells
-// from size / spacing (a whole number of cells each), dt from cfl, materials per face, sources and
-// receivers in grid units. Throws Error naming the key.
+// The model the deck describes with stencil `s` (the deck's [stencil], built by the caller): a
+// shoebox's cells from size / spacing (a whole number of cells each), or a mesh's bounding box in
+// cells of grid.spacing from its lower corner with the cells whose centres it encloses (its
+// materials by name: a [[material]] of the same name, else walls.default); dt from cfl, materials,
+// sources and receivers in grid units. Throws Error naming the key.
 RoomModel make_room_model(const RoomDeck& d, const Stencil& s);
 
 }  // namespace wavefd

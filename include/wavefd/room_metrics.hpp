@@ -26,12 +26,13 @@ DecayParameters decay_parameters(const std::vector<double>& response, double rat
 // The octave band of `centre` Hz applied to `x` (causal): exposed for tests.
 std::vector<double> octave_band(const std::vector<double>& x, double rate, double centre);
 
-// Reverberation times of a shoebox from its faces' random-incidence absorption coefficients
-// (kShoeboxFaces order): Sabine 0.161 V / A and Eyring 0.161 V / (-S ln(1 - mean alpha)), in seconds.
-struct ShoeboxReverberation {
+// Reverberation times of a room from its volume (m^3) and its surfaces' areas (m^2) and
+// random-incidence absorption coefficients: Sabine 0.161 V / A and Eyring 0.161 V / (-S ln(1 - mean
+// alpha)), in seconds (0.161 s/m = 24 ln(10) / c, written with `speed`).
+struct Reverberation {
   double sabine = 0, eyring = 0, mean_absorption = 0;
 };
-ShoeboxReverberation shoebox_reverberation(const std::array<double, 3>& size, const std::array<double, 6>& absorption,
-                                           double speed);
+Reverberation reverberation(double volume, const std::vector<double>& area, const std::vector<double>& absorption,
+                            double speed);
 
 }  // namespace wavefd

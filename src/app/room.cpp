@@ -112,16 +112,14 @@ void write_wavs(const RoomDeck& d, const RoomModel& m, const std::vector<std::ve
   }
 }
 
-// The random-incidence absorption the scheme gives each face at f Hz (0: broadband, where only a
+// The random-incidence absorption the scheme gives each surface at f Hz (0: broadband, where only a
 // frequency-independent material has one; NaN otherwise).
-std::array<double, 6> face_absorption(const RoomModel& m, double f) {
-  std::array<double, 6> alpha{};
-  for (std::size_t face = 0; face < 6; ++face) {
-    const Material& w = m.walls[face];
-    alpha[face] = f > 0                ? random_incidence_absorption(scheme_admittance(w, 2 * M_PI * f, m.dt))
-                  : w.branches.empty() ? random_incidence_absorption(w.admittance)
-                                       : NAN;
-  }
+std::vector<double> surface_absorption(const RoomModel& m, const RoomSurfaces& s, double f) {
+  std::vector<double> alpha;
+  for (const Material* w : s.material)
+    alpha.push_back(f > 0                 ? random_incidence_absorption(scheme_admittance(*w, 2 * M_PI * f, m.dt))
+                    : w->branches.empty() ? random_incidence_absorption(w->admittance)
+                                          : NAN);
   return alpha;
 }
 
@@ -129,10 +127,15 @@ std::array<double, 6> face_absorption(const RoomModel& m, double f) {
 // scheme gives it per octave band beside the deck's target.
 nlohmann::json materials_json(const RoomModel& m) {
   nlohmann::json out = nlohmann::json::array();
-  for (std::size_t face = 0; face < 6; ++face) {
-    const Material& w = m.walls[face];
+  std::vector<const Material*> all;
+  if (m.air.empty())
+    for (const Material& w : m.walls) all.push_back(&w);
+  else
+    for (const Material& w : m.materials) all.push_back(&w);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const Material& w = *all[i];
     bool seen = false;
-    for (std::size_t g = 0; g < face; ++g) seen = seen || m.walls[g].name == w.name;
+    for (std::size_t g = 0; g < i; ++g) seen = seen || all[g]->name == w.name;
     if (seen) continue;
     nlohmann::json branches = nlohmann::json::array(), achieved = nlohmann::json::array();
     for (const WallBranch& b : w.branches) branches.push_back({b.mass, b.resistance, b.stiffness});
@@ -150,20 +153,30 @@ nlohmann::json materials_json(const RoomModel& m) {
   return out;
 }
 
-// Each face's material name (kShoeboxFaces order).
+// Each face's material name (kShoeboxFaces order), or each mesh material's.
 nlohmann::json walls_json(const RoomModel& m) {
   nlohmann::json j;
-  for (std::size_t f = 0; f < 6; ++f) j[kShoeboxFaces[f]] = m.walls[f].name;
+  if (m.air.empty())
+    for (std::size_t f = 0; f < 6; ++f) j[kShoeboxFaces[f]] = m.walls[f].name;
+  else
+    for (std::size_t i = 0; i < m.materials.size(); ++i) j[m.mesh_materials[i]] = m.materials[i].name;
   return j;
 }
 
-// The summary's acoustics: Sabine's and Eyring's reverberation times of the shoebox (broadband where
+// "name (admittance 0.1)" or "name (9 branches)".
+std::string material_line(const Material& w) {
+  return w.name + (w.branches.empty() ? " (admittance " + format_number(w.admittance) + ")"
+                                      : " (" + std::to_string(w.branches.size()) + " branches)");
+}
+
+// The summary's acoustics: Sabine's and Eyring's reverberation times of the room (broadband where
 // every wall is frequency independent, and per band), and per receiver the ISO 3382 parameters
 // broadband and in the octave bands whose upper edge lies below a quarter of the grid's rate (above
 // it the scheme's dispersion dominates).
-nlohmann::json acoustics(const RoomDeck& d, const RoomModel& m, const std::vector<std::vector<double>>& responses) {
+nlohmann::json acoustics(const RoomModel& m, const std::vector<std::vector<double>>& responses) {
   const auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
-  const ShoeboxReverberation r = shoebox_reverberation(d.size, face_absorption(m, 0), m.speed);
+  const RoomSurfaces surfaces = room_surfaces(m);
+  const Reverberation r = reverberation(surfaces.volume, surfaces.area, surface_absorption(m, surfaces, 0), m.speed);
   nlohmann::json j = {{"sabine_s", number(r.sabine)}, {"eyring_s", number(r.eyring)},
                       {"mean_random_absorption", number(r.mean_absorption)}};
   const double rate = 1 / m.dt;
@@ -174,7 +187,7 @@ nlohmann::json acoustics(const RoomDeck& d, const RoomModel& m, const std::vecto
   j["bands_note"] = "0 = broadband; octave bands up to an upper edge of a quarter of the grid's rate";
   nlohmann::json sabine = nlohmann::json::array(), eyring = nlohmann::json::array();
   for (double c : bands) {
-    const ShoeboxReverberation band = shoebox_reverberation(d.size, face_absorption(m, c), m.speed);
+    const Reverberation band = reverberation(surfaces.volume, surfaces.area, surface_absorption(m, surfaces, c), m.speed);
     sabine.push_back(number(band.sabine));
     eyring.push_back(number(band.eyring));
   }
@@ -258,16 +271,22 @@ int RoomCommand::execute() {
   const double cells = double(m.n[0]) * double(m.n[1]) * double(m.n[2]);
   if (root) {
     std::string walls;
-    for (std::size_t f = 0; f < 6; ++f) {
-      const Material& w = m.walls[f];
-      walls += std::string(f ? ", " : "") + kShoeboxFaces[f] + " " + w.name +
-               (w.branches.empty() ? " (admittance " + format_number(w.admittance) + ")"
-                                   : " (" + std::to_string(w.branches.size()) + " branches)");
+    if (m.air.empty()) {
+      for (std::size_t f = 0; f < 6; ++f) walls += std::string(f ? ", " : "") + kShoeboxFaces[f] + " " + material_line(m.walls[f]);
+      std::printf("wavefd room: shoebox %g x %g x %g m, %lld x %lld x %lld cells of %g m, %s, %s; dt %.6g s "
+                  "(%.6g Hz), %ld steps (%.4g s)\n",
+                  d.size[0], d.size[1], d.size[2], (long long)m.n[0], (long long)m.n[1], (long long)m.n[2], m.h,
+                  m.stencil.name.c_str(), d.precision.c_str(), m.dt, 1 / m.dt, m.steps, m.dt * double(m.steps));
+    } else {
+      for (std::size_t i = 0; i < m.materials.size(); ++i)
+        walls += std::string(i ? ", " : "") + "'" + m.mesh_materials[i] + "' " + material_line(m.materials[i]);
+      const double air = double(std::count(m.air.begin(), m.air.end(), 1));
+      std::printf("wavefd room: mesh %s (%zu triangles, %s), %.0f air cells (%.4g m^3) of %lld x %lld x %lld cells of "
+                  "%g m, %s, %s; dt %.6g s (%.6g Hz), %ld steps (%.4g s)\n",
+                  printable(d.mesh).c_str(), m.mesh_triangles, m.mesh_closed ? "closed" : "not closed: voxelized by majority",
+                  air, air * m.h * m.h * m.h, (long long)m.n[0], (long long)m.n[1], (long long)m.n[2], m.h,
+                  m.stencil.name.c_str(), d.precision.c_str(), m.dt, 1 / m.dt, m.steps, m.dt * double(m.steps));
     }
-    std::printf("wavefd room: shoebox %g x %g x %g m, %lld x %lld x %lld cells of %g m, %s, %s; dt %.6g s "
-                "(%.6g Hz), %ld steps (%.4g s)\n",
-                d.size[0], d.size[1], d.size[2], (long long)m.n[0], (long long)m.n[1], (long long)m.n[2], m.h,
-                m.stencil.name.c_str(), d.precision.c_str(), m.dt, 1 / m.dt, m.steps, m.dt * double(m.steps));
     std::printf("wavefd room: walls %s; %zu source(s), %zu receiver(s)\n", walls.c_str(),
                 m.sources.size(), m.receivers.size());
     std::printf("wavefd room: bulk by %s (tile %s) on %s; %d rank(s) as %s, transport %s (%s)\n",
@@ -319,7 +338,12 @@ int RoomCommand::execute() {
       for (std::size_t i = 0; i < m.sources.size(); ++i)
         sources.push_back({{"position", d.sources[i].position}, {"signal", m.sources[i].describe},
                            {"hard", m.sources[i].hard}});
-      j["model"] = {{"shoebox", d.size}, {"cells", m.n}, {"spacing", m.h}, {"speed", m.speed}, {"dt", m.dt},
+      j["model"] = {{"shoebox", m.air.empty() ? nlohmann::json(d.size) : nlohmann::json(nullptr)},
+                    {"mesh", m.air.empty() ? nlohmann::json(nullptr)
+                                           : nlohmann::json{{"file", d.mesh}, {"triangles", m.mesh_triangles},
+                                                            {"closed", m.mesh_closed}, {"origin", m.origin},
+                                                            {"air_cells", std::count(m.air.begin(), m.air.end(), 1)}}},
+                    {"cells", m.n}, {"spacing", m.h}, {"speed", m.speed}, {"dt", m.dt},
                     {"rate_hz", 1 / m.dt}, {"steps", m.steps}, {"stencil", m.stencil.name}, {"courant", m.courant},
                     {"precision", d.precision}, {"walls", walls_json(m)}, {"materials", materials_json(m)}, {"sources", sources},
                     {"receivers", d.receivers}, {"spreading", to_string(m.spreading)},
@@ -338,7 +362,7 @@ int RoomCommand::execute() {
       j["kokkos"] = execution_json();
       j["timing"] = {{"seconds", seconds}, {"steps", r.steps}, {"gcells_per_s", updates / seconds / 1e9}};
       j["result"] = {{"max_abs_u", r.finite ? r.max_abs : -1.0}, {"finite", r.finite}, {"steps_done", r.steps}};
-      if (r.finite) j["acoustics"] = acoustics(d, m, responses);
+      if (r.finite) j["acoustics"] = acoustics(m, responses);
       write_json_file(d.summary, j, "output.summary");
       if (r.finite && !j["acoustics"]["receivers"].empty()) {
         const nlohmann::json& a = j["acoustics"];

@@ -8,6 +8,7 @@
 
 #include "deck_schema.hpp"
 #include "wavefd/audio_file.hpp"
+#include "wavefd/room_mesh.hpp"
 #include "wavefd/room_metrics.hpp"
 
 namespace wavefd {
@@ -107,6 +108,7 @@ const Key& schema() {
   static const Key root{.name = "", .keys = {
     {.name = "room", .keys = {
       {.name = "size", .read = read_size},
+      {.name = "mesh", .read = text<Reading>(&D::mesh)},
       {.name = "speed", .read = number<Reading>(&D::speed, above(0), "the speed of sound in m/s")},
     }},
     {.name = "grid", .keys = {
@@ -170,8 +172,11 @@ const Key& schema() {
 const Exclusive kExclusive = {{"scheme.steps", "time"}, {"scheme.time", "steps"}};
 
 void check_whole_deck(const RoomDeck& d) {
-  if (d.size[0] == 0)
-    throw Error("room.size is required; accepted: the shoebox's extents in metres, e.g. size = [6, 4, 3] in [room]");
+  if (d.size[0] == 0 && d.mesh.empty())
+    throw Error("room.size or room.mesh is required; accepted: the shoebox's extents in metres, e.g. size = [6, 4, 3] "
+                "in [room], or a triangle mesh's file, mesh = 'hall.obj'");
+  if (d.size[0] != 0 && !d.mesh.empty())
+    throw Error("room.size and room.mesh are exclusive; accepted: one of them (a shoebox, or a room from a mesh)");
   if (d.spacing == 0)
     throw Error("grid.spacing is required; accepted: the cell size in metres, e.g. spacing = 0.05 in [grid]");
   if (d.steps && d.time)
@@ -218,6 +223,61 @@ Material material_of(const RoomDeck& d, const std::string& name, const std::stri
   throw Error(key + " = '" + name + "' is no material of this deck; accepted: " + names);
 }
 
+std::array<double, 3> relative(const std::array<double, 3>& p, const std::array<double, 3>& origin) {
+  return {p[0] - origin[0], p[1] - origin[1], p[2] - origin[2]};
+}
+
+// A room from room.mesh: the grid over its bounding box from its lower corner, the cells whose
+// centres it encloses, and per boundary cell the material of the nearest triangle.
+void mesh_room(const RoomDeck& d, RoomModel& m) {
+  if constexpr (!mesh_support) {
+    throw Error("room.mesh needs assimp and CGAL, which this build lacks; accepted: room.size (a shoebox), or a build "
+                "with them (Debian: libassimp-dev, libcgal-dev)");
+  } else {
+    const RoomMesh mesh = read_room_mesh(d.mesh, "room.mesh");
+    const std::array<double, 3> lo = mesh.lower(), hi = mesh.upper();
+    for (std::size_t a = 0; a < 3; ++a) {
+      const double cells = std::ceil((hi[a] - lo[a]) / m.h - 1e-6);
+      if (!(cells >= 1 && cells <= 0x1p31))
+        throw Error("room.mesh spans " + format_number(hi[a] - lo[a]) + " m along " + axis_name(int(a)) + ", " +
+                    format_number(cells) + " cells of grid.spacing = " + format_number(m.h) +
+                    " m; accepted: 1 .. 2^31 cells per axis");
+      m.n[a] = index_t(cells);
+    }
+    m.origin = lo;
+    m.air = voxelize(mesh, lo, m.h, m.n);
+    if (std::find(m.air.begin(), m.air.end(), 1) == m.air.end())
+      throw Error("room.mesh = '" + d.mesh + "' encloses no cell centre at grid.spacing = " + format_number(m.h) +
+                  " m; accepted: a closed mesh (or one with small holes) larger than a cell");
+    m.mesh_triangles = mesh.triangles.size();
+    m.mesh_closed = mesh.closed();
+    // Boundary cells: air with a face neighbour outside (or beyond the grid), ascending.
+    const auto air = [&](index_t i, index_t j, index_t k) {
+      return i >= 0 && j >= 0 && k >= 0 && i < m.n[0] && j < m.n[1] && k < m.n[2] &&
+             m.air[std::size_t(i + m.n[0] * (j + m.n[1] * k))];
+    };
+    std::vector<index_t> boundary;
+    std::vector<std::array<double, 3>> centres;
+    for (index_t k = 0; k < m.n[2]; ++k)
+      for (index_t j = 0; j < m.n[1]; ++j)
+        for (index_t i = 0; i < m.n[0]; ++i)
+          if (air(i, j, k) && !(air(i - 1, j, k) && air(i + 1, j, k) && air(i, j - 1, k) && air(i, j + 1, k) &&
+                                air(i, j, k - 1) && air(i, j, k + 1))) {
+            boundary.push_back(i + m.n[0] * (j + m.n[1] * k));
+            centres.push_back({lo[0] + (double(i) + 0.5) * m.h, lo[1] + (double(j) + 0.5) * m.h, lo[2] + (double(k) + 0.5) * m.h});
+          }
+    const std::vector<int> nearest = nearest_material(mesh, centres);
+    // Each mesh material as the deck names it: a [[material]] (or 'rigid') of its name, else walls.default.
+    for (const std::string& name : mesh.materials) {
+      bool named = name == "rigid";
+      for (const RoomDeck::Material& dm : d.materials) named = named || dm.name == name;
+      m.mesh_materials.push_back(name);
+      m.materials.push_back(material_of(d, named ? name : d.wall_default, named ? "room.mesh" : "walls.default", m.dt));
+    }
+    for (std::size_t b = 0; b < boundary.size(); ++b) m.boundary_material.push_back({boundary[b], nearest[b]});
+  }
+}
+
 }  // namespace
 
 std::string wav_path(const std::string& prefix, std::size_t r) { return prefix + "-" + std::to_string(r) + ".wav"; }
@@ -239,7 +299,7 @@ RoomModel make_room_model(const RoomDeck& d, const Stencil& s) {
   RoomModel m;
   m.h = d.spacing;
   m.speed = d.speed;
-  for (int a = 0; a < 3; ++a) {
+  for (int a = 0; a < 3 && d.mesh.empty(); ++a) {
     const double cells = d.size[std::size_t(a)] / d.spacing;
     const double whole = std::round(cells);
     if (whole < 1 || std::abs(cells - whole) > 1e-6 * std::max(1.0, whole) || whole > 0x1p31)
@@ -257,19 +317,23 @@ RoomModel make_room_model(const RoomDeck& d, const Stencil& s) {
     throw Error("scheme.time = " + format_number(d.time.value_or(0)) + " s is " + format_number(steps) +
                 " steps; accepted: at most 2^53 steps");
   m.steps = long(steps);
-  for (std::size_t f = 0; f < 6; ++f) {
-    const std::string& name = d.walls[f].empty() ? d.wall_default : d.walls[f];
-    const std::string key = d.walls[f].empty() ? "walls.default" : std::string("walls.") + kShoeboxFaces[f];
-    bool fitted = false;
-    for (std::size_t g = 0; g < f && !fitted; ++g)
-      if (m.walls[g].name == name) m.walls[f] = m.walls[g], fitted = true;  // fit each material once
-    if (!fitted) m.walls[f] = material_of(d, name, key, m.dt);
+  if (d.mesh.empty()) {
+    for (std::size_t f = 0; f < 6; ++f) {
+      const std::string& name = d.walls[f].empty() ? d.wall_default : d.walls[f];
+      const std::string key = d.walls[f].empty() ? "walls.default" : std::string("walls.") + kShoeboxFaces[f];
+      bool fitted = false;
+      for (std::size_t g = 0; g < f && !fitted; ++g)
+        if (m.walls[g].name == name) m.walls[f] = m.walls[g], fitted = true;  // fit each material once
+      if (!fitted) m.walls[f] = material_of(d, name, key, m.dt);
+    }
+  } else {
+    mesh_room(d, m);
   }
   m.spreading = parse_spreading(d.spreading, "scheme.spreading");
   for (std::size_t i = 0; i < d.sources.size(); ++i) {
     const RoomDeck::Source& s = d.sources[i];
     RoomSource& out = m.sources.emplace_back();
-    out.position = room_grid_position(s.position, m.h);
+    out.position = room_grid_position(relative(s.position, m.origin), m.h);
     out.hard = s.hard;
     const std::string key = "source[" + std::to_string(i) + "]";
     if ((s.signal == "wav") != !s.file.empty())
@@ -284,7 +348,7 @@ RoomModel make_room_model(const RoomDeck& d, const Stencil& s) {
                    : s.signal == "wav" ? "wav '" + s.file + "'" + (s.differentiate.value_or(false) ? ", differentiated" : "")
                                        : "impulse, differentiated";
   }
-  for (const auto& p : d.receivers) m.receivers.push_back(room_grid_position(p, m.h));
+  for (const auto& p : d.receivers) m.receivers.push_back(room_grid_position(relative(p, m.origin), m.h));
   return m;
 }
 

@@ -122,21 +122,15 @@ DecayParameters decay_parameters(const std::vector<double>& response, double rat
   return p;
 }
 
-ShoeboxReverberation shoebox_reverberation(const std::array<double, 3>& size, const std::array<double, 6>& alpha,
-                                           double speed) {
-  const double volume = size[0] * size[1] * size[2];
-  const std::array<double, 3> face = {size[1] * size[2], size[0] * size[2], size[0] * size[1]};  // normal x, y, z
-  double area = 0, absorption = 0;
-  for (int f = 0; f < 6; ++f) {
-    area += face[std::size_t(f / 2)];
-    absorption += face[std::size_t(f / 2)] * alpha[std::size_t(f)];
-  }
-  // 0.161 s/m = 24 ln(10) / c at 343 m/s: written with the model's speed.
+Reverberation reverberation(double volume, const std::vector<double>& area, const std::vector<double>& alpha,
+                            double speed) {
+  double total = 0, absorption = 0;
+  for (std::size_t f = 0; f < area.size(); ++f) total += area[f], absorption += area[f] * alpha[f];
   const double k = 24 * std::log(10.0) / speed;
-  ShoeboxReverberation r;
-  r.mean_absorption = absorption / area;
+  Reverberation r;
+  r.mean_absorption = absorption / total;
   r.sabine = absorption > 0 ? k * volume / absorption : INFINITY;
-  r.eyring = absorption > 0 ? k * volume / (-area * std::log1p(-r.mean_absorption)) : INFINITY;
+  r.eyring = absorption > 0 ? k * volume / (-total * std::log1p(-r.mean_absorption)) : INFINITY;
   return r;
 }
 

@@ -1,5 +1,6 @@
 // The wall cells of a voxelized room (include/wavefd/room.hpp): the 7-point scheme's even reflection
-// at the faces between air and outside cells, and the outside cells the bulk update writes.
+// at the faces between air and outside cells, the outside cells the bulk update writes, and the
+// surfaces of any room for the diffuse-field formulas.
 #include "wavefd/room.hpp"
 
 namespace wavefd {
@@ -58,6 +59,29 @@ std::vector<Index3> outside_shell(const RoomModel& m, const Box& box) {
         if (near) shell.push_back({i, j, k});
       }
   return shell;
+}
+
+RoomSurfaces room_surfaces(const RoomModel& m) {
+  RoomSurfaces s;
+  const double h2 = m.h * m.h;
+  if (m.air.empty()) {
+    const std::array<double, 3> face = {double(m.n[1] * m.n[2]) * h2, double(m.n[0] * m.n[2]) * h2,
+                                        double(m.n[0] * m.n[1]) * h2};  // normal x, y, z
+    s.volume = double(m.n[0] * m.n[1] * m.n[2]) * h2 * m.h;
+    for (std::size_t f = 0; f < 6; ++f) s.material.push_back(&m.walls[f]), s.area.push_back(face[f / 2]);
+    return s;
+  }
+  std::vector<double> area(m.materials.size(), 0.0);
+  for (std::uint8_t a : m.air) s.volume += a;
+  s.volume *= h2 * m.h;
+  for (const auto& [flat, material] : m.boundary_material) {
+    const Index3 at{flat % m.n[0], (flat / m.n[0]) % m.n[1], flat / (m.n[0] * m.n[1])};
+    for (const Index3& step : kFaceSteps)
+      area[std::size_t(material)] += h2 * !is_air(m, {at[0] + step[0], at[1] + step[1], at[2] + step[2]});
+  }
+  for (std::size_t i = 0; i < area.size(); ++i)
+    if (area[i] > 0) s.material.push_back(&m.materials[i]), s.area.push_back(area[i]);
+  return s;
 }
 
 }  // namespace wavefd

@@ -79,6 +79,14 @@ RoomMesh read_room_mesh(const std::string& path, const std::string& key) {
   }
   if (mesh.triangles.empty())
     throw Error(key + " = '" + path + "' holds no triangles; accepted: a triangle mesh of the room's surfaces");
+  // Only the materials some triangle has (assimp adds a default one to every scene).
+  std::vector<int> renumber(mesh.materials.size(), -1);
+  std::vector<std::string> used;
+  for (int& m : mesh.triangle_material) {
+    if (renumber[std::size_t(m)] < 0) renumber[std::size_t(m)] = int(used.size()), used.push_back(mesh.materials[std::size_t(m)]);
+    m = renumber[std::size_t(m)];
+  }
+  mesh.materials = used;
   // Parts of a scene are welded separately: weld their shared vertices for closed().
   std::map<std::array<double, 3>, int> first;
   std::vector<int> same(mesh.vertices.size());

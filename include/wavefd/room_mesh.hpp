@@ -36,8 +36,9 @@ RoomMesh read_room_mesh(const std::string& path, const std::string& key);
 // The cells of a grid (n cells of h metres from `origin`, cell centres at origin + (i + 1/2) h)
 // whose centres lie inside the mesh, x fastest (1: air). Inside by the parity of the mesh's
 // crossings along the cell's rows in x, in y and in z (each row one AABB-tree query), the majority
-// of the three deciding: a hole in the mesh or a row grazing an edge flips one vote at most, so
-// meshes that are not watertight voxelize as their closed shape does where holes are small.
+// of the three deciding: a cell's rows meet only at its centre, so a hole (or a row grazing an
+// edge) farther from the cell than the hole's size flips one of its votes at most, and meshes that
+// are not watertight voxelize as their closed shape does there.
 std::vector<std::uint8_t> voxelize(const RoomMesh& mesh, const std::array<double, 3>& origin, double h,
                                    const Index3& n);
 

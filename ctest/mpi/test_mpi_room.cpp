@@ -34,6 +34,27 @@ RoomModel model(const Stencil& s) {
   return m;
 }
 
+// The same box as a voxelized room: a pillar, a thin wall over an opening and a corner block outside
+// the air, one fitted material with a fixed part beside its branches, every term at voxel walls.
+RoomModel voxel_model(const Stencil& s) {
+  RoomModel m = model(s);
+  m.courant = (on_the_axes(s) ? 0.99 : kVoxelWallsMaxCfl) * s.max_courant;
+  m.dt = m.courant * m.h / m.speed;
+  m.air.assign(std::size_t(m.n[0] * m.n[1] * m.n[2]), 1);
+  for (index_t k = 0; k < m.n[2]; ++k)
+    for (index_t j = 0; j < m.n[1]; ++j)
+      for (index_t i = 0; i < m.n[0]; ++i) {
+        const bool pillar = i >= 14 && i <= 17 && j >= 3 && j <= 8;
+        const bool thin_wall = j == 15 && i <= 18 && k >= 4;
+        const bool block = i >= 22 && j >= 18 && k <= 4;
+        if (pillar || thin_wall || block) m.air[std::size_t(i + m.n[0] * (j + m.n[1] * k))] = 0;
+      }
+  m.materials = {fit_octave_absorption("carpet", {0.02, 0.06, 0.14, 0.37, 0.60, 0.65, 0.65, 0.65}, m.dt, "carpet")};
+  m.materials[0].admittance = 0.1;
+  for (index_t b : boundary_cells(m)) m.boundary_material.push_back({b, 0});
+  return m;
+}
+
 struct Outcome {
   std::vector<double> u;                       // global field, x fastest (rank 0)
   std::vector<std::vector<double>> responses;  // summed onto rank 0
@@ -63,8 +84,8 @@ Outcome run(const RoomModel& m, const ParallelSpec& par) {
 }
 
 template <class T>
-void expect_distributed_equals_single(const Stencil& s, bool overlap, Index3 grid = {0, 0, 0}) {
-  const RoomModel m = model(s);
+void expect_distributed_equals_single(const Stencil& s, bool overlap, Index3 grid = {0, 0, 0}, bool voxels = false) {
+  const RoomModel m = voxels ? voxel_model(s) : model(s);
   for (int a = 0; a < 3; ++a)
     if (m.n[a] < grid[a] * s.radius) return;  // a subdomain thinner than the halo (8 ranks on one axis)
   ParallelSpec par;
@@ -93,6 +114,14 @@ TEST(MpiRoom, DistributedEqualsSingleRankBitForBit) {
   expect_distributed_equals_single<float>(make_star(1), false);
   expect_distributed_equals_single<double>(make_star(4), false);
   expect_distributed_equals_single<float>(make_compact(3), false);
+}
+
+TEST(MpiRoom, VoxelizedRoomsEqualSingleRankBitForBit) {
+  for (bool overlap : {false, true}) {
+    expect_distributed_equals_single<float>(make_star(1), overlap, {0, 0, 0}, true);
+    expect_distributed_equals_single<double>(make_star(4), overlap, {0, 0, 0}, true);
+    expect_distributed_equals_single<float>(make_compact(3), overlap, {0, 0, 0}, true);
+  }
 }
 
 TEST(MpiRoom, OverlappedStepsEqualSingleRankBitForBit) {

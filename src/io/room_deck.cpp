@@ -252,20 +252,12 @@ void mesh_room(const RoomDeck& d, RoomModel& m) {
     m.mesh_triangles = mesh.triangles.size();
     m.mesh_closed = mesh.closed();
     // Boundary cells: air with a face neighbour outside (or beyond the grid), ascending.
-    const auto air = [&](index_t i, index_t j, index_t k) {
-      return i >= 0 && j >= 0 && k >= 0 && i < m.n[0] && j < m.n[1] && k < m.n[2] &&
-             m.air[std::size_t(i + m.n[0] * (j + m.n[1] * k))];
-    };
-    std::vector<index_t> boundary;
+    const std::vector<index_t> boundary = boundary_cells(m);
     std::vector<std::array<double, 3>> centres;
-    for (index_t k = 0; k < m.n[2]; ++k)
-      for (index_t j = 0; j < m.n[1]; ++j)
-        for (index_t i = 0; i < m.n[0]; ++i)
-          if (air(i, j, k) && !(air(i - 1, j, k) && air(i + 1, j, k) && air(i, j - 1, k) && air(i, j + 1, k) &&
-                                air(i, j, k - 1) && air(i, j, k + 1))) {
-            boundary.push_back(i + m.n[0] * (j + m.n[1] * k));
-            centres.push_back({lo[0] + (double(i) + 0.5) * m.h, lo[1] + (double(j) + 0.5) * m.h, lo[2] + (double(k) + 0.5) * m.h});
-          }
+    for (index_t b : boundary) {
+      const index_t i = b % m.n[0], j = (b / m.n[0]) % m.n[1], k = b / (m.n[0] * m.n[1]);
+      centres.push_back({lo[0] + (double(i) + 0.5) * m.h, lo[1] + (double(j) + 0.5) * m.h, lo[2] + (double(k) + 0.5) * m.h});
+    }
     const std::vector<int> nearest = nearest_material(mesh, centres);
     // Each mesh material as the deck names it: a [[material]] (or 'rigid') of its name, else walls.default.
     for (const std::string& name : mesh.materials) {

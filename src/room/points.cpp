@@ -36,6 +36,10 @@ void check_in_air(const RoomModel& m, const std::vector<GridWeight>& weights, co
 void check_room_model(const RoomModel& m) {
   if (!symmetric_in_each_axis(m.stencil))
     throw Error("room walls need a stencil symmetric in each axis; " + m.stencil.name + " is not");
+  if (!m.air.empty() && !on_the_axes(m.stencil) && m.courant > kVoxelWallsMaxCfl * m.stencil.max_courant * (1 + 1e-12))
+    throw Error("scheme.cfl = " + format_number(m.courant / m.stencil.max_courant) + " with stencil " + m.stencil.name +
+                " in a room from a mesh; accepted: at most " + format_number(kVoxelWallsMaxCfl) +
+                " (off-axis terms at voxel walls widen the operator's spectrum by up to 4 % on rough walls, docs/room.md)");
   for (std::size_t i = 0; i < m.sources.size(); ++i) {
     const std::string key = "source[" + std::to_string(i) + "].position";
     if (!m.sources[i].hard) {

@@ -1,6 +1,9 @@
-// The wall cells of a voxelized room (include/wavefd/room.hpp): the 7-point scheme's even reflection
-// at the faces between air and outside cells, the outside cells the bulk update writes, and the
-// surfaces of any room for the diffuse-field formulas.
+// The wall cells of a voxelized room (include/wavefd/room.hpp): every stencil's terms read at their
+// even images inside the air (the composed Neumann closure, docs/room.md), the outside cells the bulk
+// update writes, and the surfaces of any room for the diffuse-field formulas.
+#include <algorithm>
+#include <map>
+
 #include "wavefd/room.hpp"
 
 namespace wavefd {
@@ -15,48 +18,147 @@ bool is_air(const RoomModel& m, const Index3& c) {
   return m.air[std::size_t(c[0] + m.n[0] * (c[1] + m.n[1] * c[2]))] != 0;
 }
 
-void check_seven_point(const Stencil& s) {
-  if (s.radius != 1 || s.size() != 7)
-    throw Error("stencil " + s.name + " in a room from a mesh: its walls take the 7-point scheme (star M = 1) so far; "
-                "accepted: stencil.family = 'star', M = 1 (large stencils: shoebox rooms)");
+int outside_faces(const RoomModel& m, const Index3& c) {
+  int outside = 0;
+  for (const Index3& step : kFaceSteps) outside += !is_air(m, {c[0] + step[0], c[1] + step[1], c[2] + step[2]});
+  return outside;
+}
+
+// Per cell of `box` (x fastest), whether a cell within `reach` on every axis is air (`air`) or not:
+// three sliding windows, one per axis, over the box widened by the reach.
+std::vector<std::uint8_t> within_reach(const RoomModel& m, const Box& box, int reach, bool air) {
+  Index3 lo{}, e{};
+  for (int d = 0; d < 3; ++d) lo[d] = box.lo[d] - reach, e[d] = box.hi[d] - box.lo[d] + 2 * reach;
+  const auto at = [&](index_t i, index_t j, index_t k) { return std::size_t(i + e[0] * (j + e[1] * k)); };
+  std::vector<std::uint8_t> hit(std::size_t(e[0] * e[1] * e[2])), widened(hit.size());
+  for (index_t k = 0; k < e[2]; ++k)
+    for (index_t j = 0; j < e[1]; ++j)
+      for (index_t i = 0; i < e[0]; ++i) hit[at(i, j, k)] = is_air(m, {lo[0] + i, lo[1] + j, lo[2] + k}) == air;
+  const index_t stride[3] = {1, e[0], e[0] * e[1]};
+  for (int d = 0; d < 3; ++d) {
+    const int b = (d + 1) % 3, c = (d + 2) % 3;
+    for (index_t k = 0; k < e[c]; ++k)
+      for (index_t j = 0; j < e[b]; ++j) {
+        const index_t row = j * stride[b] + k * stride[c];
+        int count = 0;  // hits in the window [i - reach, i + reach] along d
+        for (index_t i = 0; i < reach && i < e[d]; ++i) count += hit[std::size_t(row + i * stride[d])];
+        for (index_t i = 0; i < e[d]; ++i) {
+          if (i + reach < e[d]) count += hit[std::size_t(row + (i + reach) * stride[d])];
+          if (i - reach - 1 >= 0) count -= hit[std::size_t(row + (i - reach - 1) * stride[d])];
+          widened[std::size_t(row + i * stride[d])] = count > 0;
+        }
+      }
+    std::swap(hit, widened);
+  }
+  std::vector<std::uint8_t> out;
+  out.reserve(std::size_t((box.hi[0] - box.lo[0]) * (box.hi[1] - box.lo[1]) * (box.hi[2] - box.lo[2])));
+  for (index_t k = reach; k < e[2] - reach; ++k)
+    for (index_t j = reach; j < e[1] - reach; ++j)
+      for (index_t i = reach; i < e[0] - reach; ++i) out.push_back(hit[at(i, j, k)]);
+  return out;
+}
+
+// `t` cells along axis d from `at` inside the air: a step into a cell that is not air turns back
+// instead (the even image across the face between them), so the run of air cells through `at`
+// repeats as its even extension, of period twice its length, however short the run.
+Index3 walk(const RoomModel& m, Index3 at, int d, int t) {
+  int dir = t > 0 ? 1 : -1;
+  for (int s = 0; s < std::abs(t); ++s) {
+    Index3 next = at;
+    next[d] += dir;
+    if (is_air(m, next)) at = next;
+    else dir = -dir;
+  }
+  return at;
+}
+
+// The terms the walls change at air cell `b`: each offset's weight at its images, the walks along
+// its axes in every order (averaged: the operator stays symmetric), less the bulk's own read where
+// that is air (beyond a thin wall); the bulk's reads outside the air hold 0. Empty in open air.
+std::map<Index3, double> wall_terms(const RoomModel& m, const Index3& b) {
+  const Stencil& s = m.stencil;
+  std::map<Index3, double> terms;  // ordered: every rank sums a cell's terms in one order
+  for (std::size_t q = 0; q < s.size(); ++q) {
+    const Offset& o = s.offsets[q];
+    const Index3 l{o.x, o.y, o.z}, raw{b[0] + o.x, b[1] + o.y, b[2] + o.z};
+    if (l == Index3{0, 0, 0}) continue;
+    std::vector<int> axes;
+    for (int d = 0; d < 3; ++d)
+      if (l[d] != 0) axes.push_back(d);
+    std::map<Index3, int> images;
+    int orders = 0;
+    do {
+      Index3 at = b;
+      for (int d : axes) at = walk(m, at, d, l[d]);
+      ++images[at], ++orders;
+    } while (std::next_permutation(axes.begin(), axes.end()));
+    const bool straight = images.size() == 1 && images.begin()->first == raw;
+    if (straight) continue;  // inside the air all the way (the bulk's read is right)
+    for (const auto& [image, count] : images) terms[image] += s.weights[q] * (double(count) / double(orders));
+    if (is_air(m, raw)) terms[raw] -= s.weights[q];
+  }
+  std::erase_if(terms, [](const auto& t) { return t.second == 0; });
+  return terms;
 }
 
 }  // namespace
 
+bool on_the_axes(const Stencil& s) {
+  return std::all_of(s.offsets.begin(), s.offsets.end(),
+                     [](const Offset& o) { return (o.x != 0) + (o.y != 0) + (o.z != 0) <= 1; });
+}
+
+std::vector<index_t> boundary_cells(const RoomModel& m) {
+  std::vector<index_t> cells;
+  for (index_t k = 0; k < m.n[2]; ++k)
+    for (index_t j = 0; j < m.n[1]; ++j)
+      for (index_t i = 0; i < m.n[0]; ++i)
+        if (is_air(m, {i, j, k}) && outside_faces(m, {i, j, k}) > 0) cells.push_back(i + m.n[0] * (j + m.n[1] * k));
+  return cells;
+}
+
 std::vector<WallCell> voxel_wall_cells(const RoomModel& m, const Box& box) {
-  check_seven_point(m.stencil);
+  if (!symmetric_in_each_axis(m.stencil))
+    throw Error("room walls need a stencil symmetric in each axis (the even reflection); " + m.stencil.name +
+                " is not; accepted: the star, compact and box families, or such a custom stencil");
+  const std::vector<std::uint8_t> near = within_reach(m, box, m.stencil.radius, false);
   std::vector<WallCell> cells;
-  std::size_t next_material = 0;  // m.boundary_material is sorted by cell, as the loop below runs
+  std::size_t next_material = 0, here = 0;  // m.boundary_material is sorted by cell, as the loop below runs
   for (index_t k = box.lo[2]; k < box.hi[2]; ++k)
     for (index_t j = box.lo[1]; j < box.hi[1]; ++j)
       for (index_t i = box.lo[0]; i < box.hi[0]; ++i) {
         const Index3 at{i, j, k};
-        if (!is_air(m, at)) continue;
-        double outside = 0;
-        for (const Index3& step : kFaceSteps)
-          outside += !is_air(m, {i + step[0], j + step[1], k + step[2]});
-        if (outside == 0) continue;
-        const index_t flat = i + m.n[0] * (j + m.n[1] * k);
-        while (next_material < m.boundary_material.size() && m.boundary_material[next_material].first < flat) ++next_material;
-        if (next_material == m.boundary_material.size() || m.boundary_material[next_material].first != flat)
-          throw Error("room from a mesh: boundary cell (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
-                      std::to_string(k) + ") has no wall material");
-        // Each missing neighbour's term, read at its even image across the face between them: the cell
-        // itself (the 7-point weights are 1); the faces' total area in cell faces, of the cell's material.
-        cells.push_back({at, {{m.boundary_material[next_material].second, outside}}, {{at, outside}}});
+        if (!near[here++] || !is_air(m, at)) continue;
+        WallCell cell{at, {}, {}};
+        if (const int outside = outside_faces(m, at); outside > 0) {
+          const index_t flat = i + m.n[0] * (j + m.n[1] * k);
+          while (next_material < m.boundary_material.size() && m.boundary_material[next_material].first < flat) ++next_material;
+          if (next_material == m.boundary_material.size() || m.boundary_material[next_material].first != flat)
+            throw Error("room from a mesh: boundary cell (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
+                        std::to_string(k) + ") has no wall material");
+          cell.faces = {{m.boundary_material[next_material].second, double(outside)}};  // area in cell faces
+        }
+        const std::map<Index3, double> terms = wall_terms(m, at);
+        if (terms.empty() && cell.faces.empty()) continue;
+        cell.terms.assign(terms.begin(), terms.end());
+        cells.push_back(std::move(cell));
       }
   return cells;
 }
 
 std::vector<Index3> outside_shell(const RoomModel& m, const Box& box) {
+  const Stencil& s = m.stencil;
+  const std::vector<std::uint8_t> near = within_reach(m, box, s.radius, true);
   std::vector<Index3> shell;
+  std::size_t here = 0;
   for (index_t k = box.lo[2]; k < box.hi[2]; ++k)
     for (index_t j = box.lo[1]; j < box.hi[1]; ++j)
       for (index_t i = box.lo[0]; i < box.hi[0]; ++i) {
-        if (is_air(m, {i, j, k})) continue;
-        bool near = false;
-        for (const Index3& step : kFaceSteps) near = near || is_air(m, {i + step[0], j + step[1], k + step[2]});
-        if (near) shell.push_back({i, j, k});
+        if (!near[here++] || is_air(m, {i, j, k})) continue;
+        bool read = false;  // by an air cell's bulk update
+        for (std::size_t q = 1; q < s.size() && !read; ++q)
+          read = is_air(m, {i - s.offsets[q].x, j - s.offsets[q].y, k - s.offsets[q].z});
+        if (read) shell.push_back({i, j, k});
       }
   return shell;
 }
@@ -76,8 +178,7 @@ RoomSurfaces room_surfaces(const RoomModel& m) {
   s.volume *= h2 * m.h;
   for (const auto& [flat, material] : m.boundary_material) {
     const Index3 at{flat % m.n[0], (flat / m.n[0]) % m.n[1], flat / (m.n[0] * m.n[1])};
-    for (const Index3& step : kFaceSteps)
-      area[std::size_t(material)] += h2 * !is_air(m, {at[0] + step[0], at[1] + step[1], at[2] + step[2]});
+    area[std::size_t(material)] += h2 * outside_faces(m, at);
   }
   for (std::size_t i = 0; i < area.size(); ++i)
     if (area[i] > 0) s.material.push_back(&m.materials[i]), s.area.push_back(area[i]);

@@ -122,12 +122,13 @@ std::vector<Index3> outside_shell(const RoomModel& m, const Box& box);
 std::vector<index_t> boundary_cells(const RoomModel& m);
 
 // A room's air volume and wall surfaces, for the diffuse-field formulas (Sabine, Eyring): a
-// shoebox's six faces, or a voxelized room's cell faces between air and outside per material (the
-// staircase's area, larger than the mesh's where the walls are oblique).
+// shoebox's six faces, or a voxelized room's cell faces between air and outside per material, as
+// corrected for the staircase (the walls absorb over these areas).
 struct RoomSurfaces {
   double volume = 0;                      // m^3
   std::vector<const Material*> material;  // per surface
   std::vector<double> area;               // m^2
+  double staircase_area = 0;              // m^2, the cell faces before the correction
 };
 RoomSurfaces room_surfaces(const RoomModel& m);
 
@@ -158,10 +159,16 @@ struct RoomModel {
   Stencil stencil;
   std::array<Material, 6> walls{};    // per face (kShoeboxFaces): a shoebox's
   // A room from a mesh: per cell (x fastest) 1 where it is air (empty: a shoebox), the materials of
-  // its walls, and per boundary air cell (flat index, ascending) the index of its material.
+  // its walls, and per boundary air cell (ascending) its material and its faces' area correction.
   std::vector<std::uint8_t> air;
   std::vector<Material> materials;
-  std::vector<std::pair<index_t, int>> boundary_material;
+  struct BoundaryCell {
+    index_t flat = 0;       // i + n_x (j + n_y k)
+    int material = 0;       // index into `materials`
+    double area_scale = 1;  // the staircase's correction (room_mesh.hpp: nearest_surfaces)
+  };
+  std::vector<BoundaryCell> boundary_material;
+  double mesh_area = 0;  // m^2, the mesh's triangles
   std::array<double, 3> origin{};            // metres of the grid's corner (a mesh's lower corner)
   std::vector<std::string> mesh_materials;   // the mesh's material names, parallel to `materials`
   std::size_t mesh_triangles = 0;

@@ -17,6 +17,7 @@ struct RoomDeck {
   // [room]
   std::array<double, 3> size{};       // room.size: a shoebox's extents (m), or
   std::string mesh;                   // room.mesh: a triangle mesh (OBJ, STL, ...) in metres
+  bool staircase_correction = true;   // room.staircase_correction: boundary faces scaled to the mesh's area
   double speed = 343;                 // room.speed: the speed of sound (m/s)
   // [grid]
   double spacing = 0;                 // grid.spacing (m)

@@ -27,6 +27,7 @@ struct RoomMesh {
   // voxelization does not need it, but a room that leaks is worth a line in the summary.
   bool closed() const;
   std::array<double, 3> lower() const, upper() const;  // the bounding box
+  double area() const;                                   // m^2, the triangles' sum
 };
 
 // Reads `path` (assimp: triangulated, equal vertices welded). Throws Error naming `key` for a file
@@ -42,7 +43,14 @@ RoomMesh read_room_mesh(const std::string& path, const std::string& key);
 std::vector<std::uint8_t> voxelize(const RoomMesh& mesh, const std::array<double, 3>& origin, double h,
                                    const Index3& n);
 
-// Per query point, the material of the nearest triangle (the walls of boundary cells).
-std::vector<int> nearest_material(const RoomMesh& mesh, const std::vector<std::array<double, 3>>& points);
+// Per query point (a boundary cell's centre), the nearest triangle's material and the staircase's
+// area correction there: 1 / |n|_1 of the triangle's unit normal n. A plane of normal n is
+// staircased into |n_x| + |n_y| + |n_z| cell faces per cell face of its own area (up to sqrt(3) on a
+// diagonal plane), so the boundary cells' faces scaled by it absorb as the plane does, in the mean.
+struct NearestSurface {
+  int material = 0;
+  double area_scale = 1;
+};
+std::vector<NearestSurface> nearest_surfaces(const RoomMesh& mesh, const std::vector<std::array<double, 3>>& points);
 
 }  // namespace wavefd

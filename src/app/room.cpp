@@ -281,10 +281,14 @@ int RoomCommand::execute() {
       for (std::size_t i = 0; i < m.materials.size(); ++i)
         walls += std::string(i ? ", " : "") + "'" + m.mesh_materials[i] + "' " + material_line(m.materials[i]);
       const double air = double(std::count(m.air.begin(), m.air.end(), 1));
-      std::printf("wavefd room: mesh %s (%zu triangles, %s), %.0f air cells (%.4g m^3) of %lld x %lld x %lld cells of "
-                  "%g m, %s, %s; dt %.6g s (%.6g Hz), %ld steps (%.4g s)\n",
+      const RoomSurfaces surfaces = room_surfaces(m);
+      double walls_area = 0;
+      for (double a : surfaces.area) walls_area += a;
+      std::printf("wavefd room: mesh %s (%zu triangles, %s, %.4g m^2), %.0f air cells (%.4g m^3) of %lld x %lld x %lld "
+                  "cells of %g m, walls %.4g m^2 (staircase %.4g m^2%s), %s, %s; dt %.6g s (%.6g Hz), %ld steps (%.4g s)\n",
                   printable(d.mesh).c_str(), m.mesh_triangles, m.mesh_closed ? "closed" : "not closed: voxelized by majority",
-                  air, air * m.h * m.h * m.h, (long long)m.n[0], (long long)m.n[1], (long long)m.n[2], m.h,
+                  m.mesh_area, air, air * m.h * m.h * m.h, (long long)m.n[0], (long long)m.n[1], (long long)m.n[2], m.h,
+                  walls_area, surfaces.staircase_area, d.staircase_correction ? ", corrected" : ", uncorrected",
                   m.stencil.name.c_str(), d.precision.c_str(), m.dt, 1 / m.dt, m.steps, m.dt * double(m.steps));
     }
     std::printf("wavefd room: walls %s; %zu source(s), %zu receiver(s)\n", walls.c_str(),
@@ -342,6 +346,9 @@ int RoomCommand::execute() {
                     {"mesh", m.air.empty() ? nlohmann::json(nullptr)
                                            : nlohmann::json{{"file", d.mesh}, {"triangles", m.mesh_triangles},
                                                             {"closed", m.mesh_closed}, {"origin", m.origin},
+                                                            {"area_m2", m.mesh_area},
+                                                            {"staircase_area_m2", room_surfaces(m).staircase_area},
+                                                            {"staircase_correction", d.staircase_correction},
                                                             {"air_cells", std::count(m.air.begin(), m.air.end(), 1)}}},
                     {"cells", m.n}, {"spacing", m.h}, {"speed", m.speed}, {"dt", m.dt},
                     {"rate_hz", 1 / m.dt}, {"steps", m.steps}, {"stencil", m.stencil.name}, {"courant", m.courant},

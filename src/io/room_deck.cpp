@@ -109,6 +109,7 @@ const Key& schema() {
     {.name = "room", .keys = {
       {.name = "size", .read = read_size},
       {.name = "mesh", .read = text<Reading>(&D::mesh)},
+      {.name = "staircase_correction", .read = boolean<Reading>(&D::staircase_correction)},
       {.name = "speed", .read = number<Reading>(&D::speed, above(0), "the speed of sound in m/s")},
     }},
     {.name = "grid", .keys = {
@@ -258,7 +259,8 @@ void mesh_room(const RoomDeck& d, RoomModel& m) {
       const index_t i = b % m.n[0], j = (b / m.n[0]) % m.n[1], k = b / (m.n[0] * m.n[1]);
       centres.push_back({lo[0] + (double(i) + 0.5) * m.h, lo[1] + (double(j) + 0.5) * m.h, lo[2] + (double(k) + 0.5) * m.h});
     }
-    const std::vector<int> nearest = nearest_material(mesh, centres);
+    const std::vector<NearestSurface> nearest = nearest_surfaces(mesh, centres);
+    m.mesh_area = mesh.area();
     // Each mesh material as the deck names it: a [[material]] (or 'rigid') of its name, else walls.default.
     for (const std::string& name : mesh.materials) {
       bool named = name == "rigid";
@@ -266,7 +268,8 @@ void mesh_room(const RoomDeck& d, RoomModel& m) {
       m.mesh_materials.push_back(name);
       m.materials.push_back(material_of(d, named ? name : d.wall_default, named ? "room.mesh" : "walls.default", m.dt));
     }
-    for (std::size_t b = 0; b < boundary.size(); ++b) m.boundary_material.push_back({boundary[b], nearest[b]});
+    for (std::size_t b = 0; b < boundary.size(); ++b)
+      m.boundary_material.push_back({boundary[b], nearest[b].material, d.staircase_correction ? nearest[b].area_scale : 1.0});
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <assimp/Importer.hpp>
+#include <cmath>
 #include <map>
 #include <variant>
 
@@ -135,15 +136,27 @@ std::vector<std::uint8_t> voxelize(const RoomMesh& mesh, const std::array<double
   return votes;
 }
 
-std::vector<int> nearest_material(const RoomMesh& mesh, const std::vector<std::array<double, 3>>& points) {
+double RoomMesh::area() const {
+  double sum = 0;
+  for (const Triangle& t : triangles_of(*this)) sum += std::sqrt(CGAL::to_double(t.squared_area()));
+  return sum;
+}
+
+std::vector<NearestSurface> nearest_surfaces(const RoomMesh& mesh, const std::vector<std::array<double, 3>>& points) {
   const std::vector<Triangle> triangles = triangles_of(mesh);
   Tree tree(triangles.begin(), triangles.end());
   tree.accelerate_distance_queries();
-  std::vector<int> out;
+  std::vector<NearestSurface> out;
   out.reserve(points.size());
   for (const auto& p : points) {
     const auto nearest = tree.closest_point_and_primitive(Kernel::Point_3(p[0], p[1], p[2]));
-    out.push_back(mesh.triangle_material[std::size_t(nearest.second - triangles.begin())]);
+    const std::size_t t = std::size_t(nearest.second - triangles.begin());
+    const Kernel::Vector_3 normal = CGAL::normal(triangles[t][0], triangles[t][1], triangles[t][2]);
+    const double x = std::abs(CGAL::to_double(normal.x())), y = std::abs(CGAL::to_double(normal.y())),
+                 z = std::abs(CGAL::to_double(normal.z()));
+    const double length = std::sqrt(x * x + y * y + z * z);
+    // A degenerate triangle has no normal: its cells keep their faces.
+    out.push_back({mesh.triangle_material[t], length > 0 ? length / (x + y + z) : 1.0});
   }
   return out;
 }

@@ -132,11 +132,12 @@ std::vector<WallCell> voxel_wall_cells(const RoomModel& m, const Box& box) {
         WallCell cell{at, {}, {}};
         if (const int outside = outside_faces(m, at); outside > 0) {
           const index_t flat = i + m.n[0] * (j + m.n[1] * k);
-          while (next_material < m.boundary_material.size() && m.boundary_material[next_material].first < flat) ++next_material;
-          if (next_material == m.boundary_material.size() || m.boundary_material[next_material].first != flat)
+          while (next_material < m.boundary_material.size() && m.boundary_material[next_material].flat < flat) ++next_material;
+          if (next_material == m.boundary_material.size() || m.boundary_material[next_material].flat != flat)
             throw Error("room from a mesh: boundary cell (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
                         std::to_string(k) + ") has no wall material");
-          cell.faces = {{m.boundary_material[next_material].second, double(outside)}};  // area in cell faces
+          const RoomModel::BoundaryCell& b = m.boundary_material[next_material];
+          cell.faces = {{b.material, double(outside) * b.area_scale}};  // area in cell faces
         }
         const std::map<Index3, double> terms = wall_terms(m, at);
         if (terms.empty() && cell.faces.empty()) continue;
@@ -176,9 +177,10 @@ RoomSurfaces room_surfaces(const RoomModel& m) {
   std::vector<double> area(m.materials.size(), 0.0);
   for (std::uint8_t a : m.air) s.volume += a;
   s.volume *= h2 * m.h;
-  for (const auto& [flat, material] : m.boundary_material) {
-    const Index3 at{flat % m.n[0], (flat / m.n[0]) % m.n[1], flat / (m.n[0] * m.n[1])};
-    area[std::size_t(material)] += h2 * outside_faces(m, at);
+  for (const RoomModel::BoundaryCell& b : m.boundary_material) {
+    const Index3 at{b.flat % m.n[0], (b.flat / m.n[0]) % m.n[1], b.flat / (m.n[0] * m.n[1])};
+    area[std::size_t(b.material)] += h2 * outside_faces(m, at) * b.area_scale;
+    s.staircase_area += h2 * outside_faces(m, at);
   }
   for (std::size_t i = 0; i < area.size(); ++i)
     if (area[i] > 0) s.material.push_back(&m.materials[i]), s.area.push_back(area[i]);

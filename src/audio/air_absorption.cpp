@@ -2,7 +2,7 @@
 // short-time Fourier filter through kissfft.
 #include "wavefd/air_absorption.hpp"
 
-#include <kissfft/kiss_fftr.h>
+#include <kiss_fftr.h>  // kissfft::kissfft-float adds <prefix>/include/kissfft
 
 #include <algorithm>
 #include <cmath>

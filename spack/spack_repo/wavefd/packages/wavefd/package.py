@@ -5,6 +5,9 @@
 #   +kokkos-kernels / ~...      -DWAVEFD_ENABLE_KOKKOSKERNELS=ON / OFF
 #   +nccl / ~nccl (+cuda +mpi)  -DWAVEFD_ENABLE_NCCL=ON / OFF (OFF on every other spec), NCCL_ROOT
 #   +segyio / ~segyio           -DWAVEFD_ENABLE_SEGYIO=ON / OFF (segyio: packages/segyio here)
+#   +audio / ~audio             -DWAVEFD_ENABLE_AUDIO=ON / OFF, sndfile_ROOT and soxr_ROOT in the
+#                               environment (libsndfile: builtin; soxr, kissfft: packages/ here)
+#   +mesh / ~mesh               -DWAVEFD_ENABLE_MESH=ON / OFF (assimp, cgal: builtin)
 #   spack install --test=root   -DWAVEFD_ENABLE_TESTS=ON (OFF otherwise)
 #   (always)                    -DKokkos_ROOT=<kokkos prefix>
 #   (always)                    -DWAVEFD_HOST_ARCH= (empty: Spack's compiler wrapper passes the
@@ -66,6 +69,17 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
         default=False,
         description="SEG-Y receiver traces and velocity models through segyio (WAVEFD_ENABLE_SEGYIO)",
     )
+    variant(
+        "audio",
+        default=False,
+        description="Room responses as WAV, audio-file sources and air absorption through "
+        "libsndfile, libsoxr and kissfft (WAVEFD_ENABLE_AUDIO)",
+    )
+    variant(
+        "mesh",
+        default=False,
+        description="Rooms from triangle meshes through assimp and CGAL (WAVEFD_ENABLE_MESH)",
+    )
     # +cuda / cuda_arch come from CudaPackage, +rocm / amdgpu_target (and hip) from ROCmPackage.
 
     # Language dependency: needed by Spack >= 1.0 to provide a C++ compiler (C++20).
@@ -80,6 +94,18 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
     depends_on("mpi", when="+mpi")  # find_package(MPI COMPONENTS CXX)
     depends_on("kokkos-kernels@4.6:5.2", when="+kokkos-kernels")  # find_package(KokkosKernels)
     depends_on("segyio", when="+segyio")  # segyio/segy.h and libsegyio, found through segyio_ROOT
+    # Audio: sndfile.h + libsndfile and soxr.h + libsoxr, found through $sndfile_ROOT / $soxr_ROOT
+    # (set below); kissfft's CMake package (kissfft::kissfft-float) through CMAKE_PREFIX_PATH.
+    depends_on("libsndfile", when="+audio")
+    depends_on("soxr", when="+audio")
+    depends_on("kissfft", when="+audio")
+    # Meshes: assimp's and CGAL's CMake packages (assimp::assimp, CGAL::CGAL) through
+    # CMAKE_PREFIX_PATH. assimp 5.1 is the first whose CMake package is the one CMake generates
+    # (install(EXPORT), namespace assimp::); 5.0's was written by hand. src/room/room_mesh.cpp
+    # uses CGAL::AABB_traits_3 and AABB_triangle_primitive_3, which CGAL 6.0 introduced. CGAL 5
+    # and later is header-only; Spack's cgal brings boost (and gmp, mpfr with its default +gmp).
+    depends_on("assimp@5.1:", when="+mesh")
+    depends_on("cgal@6:", when="+mesh")
     depends_on("googletest", type="test")  # ctest/: find_package(GTest REQUIRED)
 
     # wavefd is C++20 (CMAKE_CXX_STANDARD 20): Kokkos must be built for the same standard.
@@ -169,6 +195,13 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
         args.append(self.define_from_variant("WAVEFD_ENABLE_SEGYIO", "segyio"))
         if spec.satisfies("+segyio"):
             args.append(self.define("segyio_ROOT", spec["segyio"].prefix))
+        # kissfft, assimp and CGAL are found as CMake packages, with no hint of ours: Spack's
+        # CMakePackage (CMakeBuilder.std_args) always passes -DCMAKE_PREFIX_PATH, the prefixes of
+        # the direct build/test dependencies and of all link dependencies, transitively (cgal's
+        # boost, gmp, mpfr and eigen too), where find_package(<name> CONFIG) looks in
+        # <prefix>/lib*/cmake/<name>*/ (get_cmake_prefix_path; system prefixes are left out).
+        args.append(self.define_from_variant("WAVEFD_ENABLE_AUDIO", "audio"))
+        args.append(self.define_from_variant("WAVEFD_ENABLE_MESH", "mesh"))
 
         # Same compilers as the `cuda` and `hip` presets of CMakePresets.json.
         if spec.satisfies("+rocm"):
@@ -181,6 +214,12 @@ class Wavefd(CMakePackage, CudaPackage, ROCmPackage):
         # CMakeLists.txt looks for nccl.h and libnccl under $NCCL_ROOT (NCCL has no CMake package).
         if self.spec.satisfies("+nccl"):
             env.set("NCCL_ROOT", self.spec["nccl"].prefix)
+        # It looks for sndfile.h / libsndfile and soxr.h / libsoxr under $sndfile_ROOT and
+        # $soxr_ROOT: HINTS ENV only, since a find_path / find_library outside a find module
+        # reads no -Dsndfile_ROOT (unlike segyio's, which names ${segyio_ROOT} too).
+        if self.spec.satisfies("+audio"):
+            env.set("sndfile_ROOT", self.spec["libsndfile"].prefix)
+            env.set("soxr_ROOT", self.spec["soxr"].prefix)
         # As the test presets of CMakePresets.json: with tests run in parallel, OpenMP
         # threads must not be pinned (only matters for `spack install --test=root`).
         env.set("OMP_PROC_BIND", "false")

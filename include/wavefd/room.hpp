@@ -169,6 +169,7 @@ struct RoomModel {
   };
   std::vector<BoundaryCell> boundary_material;
   double mesh_area = 0;  // m^2, the mesh's triangles
+  std::string mesh_file;  // the mesh the cells came from (directly or through a voxel file)
   std::array<double, 3> origin{};            // metres of the grid's corner (a mesh's lower corner)
   std::vector<std::string> mesh_materials;   // the mesh's material names, parallel to `materials`
   std::size_t mesh_triangles = 0;

@@ -18,6 +18,7 @@ struct RoomDeck {
   std::array<double, 3> size{};       // room.size: a shoebox's extents (m), or
   std::string mesh;                   // room.mesh: a triangle mesh (OBJ, STL, ...) in metres
   bool staircase_correction = true;   // room.staircase_correction: boundary faces scaled to the mesh's area
+  std::string voxels;                 // room.voxels: a mesh's cells as output.voxels wrote them (room.mesh not read)
   double speed = 343;                 // room.speed: the speed of sound (m/s)
   // [grid]
   double spacing = 0;                 // grid.spacing (m)
@@ -67,6 +68,7 @@ struct RoomDeck {
   double air_humidity = 50;          // receivers.air_humidity (% relative)
   // [output]
   std::string summary = "wavefd-room.json";
+  std::string voxels_out;            // output.voxels: write room.mesh's cells here and stop (no run)
   std::string progress = "auto";
   double status_interval = 10;
   long check_interval = 1000;

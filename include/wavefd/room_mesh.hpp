@@ -47,6 +47,8 @@ std::vector<std::uint8_t> voxelize(const RoomMesh& mesh, const std::array<double
 // area correction there: 1 / |n|_1 of the triangle's unit normal n. A plane of normal n is
 // staircased into |n_x| + |n_y| + |n_z| cell faces per cell face of its own area (up to sqrt(3) on a
 // diagonal plane), so the boundary cells' faces scaled by it absorb as the plane does, in the mean.
+// Rounded to 1/4096 (voxel files keep it in 16 bits, and the room from a mesh equals the room from
+// its voxel file bit for bit).
 struct NearestSurface {
   int material = 0;
   double area_scale = 1;

@@ -21,6 +21,7 @@
 #include "wavefd/room_metrics.hpp"
 #include "wavefd/room_step.hpp"
 #include "wavefd/trace_file.hpp"
+#include "wavefd/voxel_file.hpp"
 
 namespace wavefd::app {
 
@@ -250,12 +251,26 @@ int RoomCommand::execute() {
     if (root) {
       PathPlan paths;
       paths.input("deck", d.path);
+      if (!d.voxels.empty()) paths.input("room.voxels", d.voxels);
+      paths.output("output.voxels", d.voxels_out);
       paths.output("output.summary", d.summary);
       if (!m.receivers.empty()) paths.output("receivers.file", d.responses, true);
       if (!m.receivers.empty()) paths.output_series("receivers.wav", d.wav, ".wav", d.wav.empty() ? "" : wav_path(d.wav, 0));
       paths.check();
     }
   });
+  if (!d.voxels_out.empty()) {  // write the mesh's cells, and stop
+    agree([&] {
+      if (root) write_voxel_file(d.voxels_out, "output.voxels", m, d.mesh);
+    });
+    if (root) {
+      std::printf("wavefd room: output.voxels = %s: the %.0f cells of %s at %g m (%zu boundary cells); no run\n",
+                  printable(d.voxels_out).c_str(),
+                  double(m.n[0]) * double(m.n[1]) * double(m.n[2]), printable(d.mesh).c_str(), m.h,
+                  m.boundary_material.size());
+    }
+    return 0;
+  }
   agree([&] {
     const Decomposition split(m.n, par.rank_grid, ranks, false, m.stencil.radius);
     const Index3 local = split.subdomain(rank).local;
@@ -286,7 +301,7 @@ int RoomCommand::execute() {
       for (double a : surfaces.area) walls_area += a;
       std::printf("wavefd room: mesh %s (%zu triangles, %s, %.4g m^2), %.0f air cells (%.4g m^3) of %lld x %lld x %lld "
                   "cells of %g m, walls %.4g m^2 (staircase %.4g m^2%s), %s, %s; dt %.6g s (%.6g Hz), %ld steps (%.4g s)\n",
-                  printable(d.mesh).c_str(), m.mesh_triangles, m.mesh_closed ? "closed" : "not closed: voxelized by majority",
+                  printable(m.mesh_file + (d.voxels.empty() ? "" : " (voxels " + d.voxels + ")")).c_str(), m.mesh_triangles, m.mesh_closed ? "closed" : "not closed: voxelized by majority",
                   m.mesh_area, air, air * m.h * m.h * m.h, (long long)m.n[0], (long long)m.n[1], (long long)m.n[2], m.h,
                   walls_area, surfaces.staircase_area, d.staircase_correction ? ", corrected" : ", uncorrected",
                   m.stencil.name.c_str(), d.precision.c_str(), m.dt, 1 / m.dt, m.steps, m.dt * double(m.steps));
@@ -344,7 +359,8 @@ int RoomCommand::execute() {
                            {"hard", m.sources[i].hard}});
       j["model"] = {{"shoebox", m.air.empty() ? nlohmann::json(d.size) : nlohmann::json(nullptr)},
                     {"mesh", m.air.empty() ? nlohmann::json(nullptr)
-                                           : nlohmann::json{{"file", d.mesh}, {"triangles", m.mesh_triangles},
+                                           : nlohmann::json{{"file", m.mesh_file}, {"voxels", d.voxels},
+                                                            {"triangles", m.mesh_triangles},
                                                             {"closed", m.mesh_closed}, {"origin", m.origin},
                                                             {"area_m2", m.mesh_area},
                                                             {"staircase_area_m2", room_surfaces(m).staircase_area},

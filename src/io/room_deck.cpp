@@ -10,6 +10,7 @@
 #include "wavefd/audio_file.hpp"
 #include "wavefd/room_mesh.hpp"
 #include "wavefd/room_metrics.hpp"
+#include "wavefd/voxel_file.hpp"
 
 namespace wavefd {
 namespace {
@@ -110,6 +111,7 @@ const Key& schema() {
       {.name = "size", .read = read_size},
       {.name = "mesh", .read = text<Reading>(&D::mesh)},
       {.name = "staircase_correction", .read = boolean<Reading>(&D::staircase_correction)},
+      {.name = "voxels", .read = text<Reading>(&D::voxels)},
       {.name = "speed", .read = number<Reading>(&D::speed, above(0), "the speed of sound in m/s")},
     }},
     {.name = "grid", .keys = {
@@ -164,7 +166,7 @@ const Key& schema() {
       {.name = "air_temperature", .read = number<Reading>(&D::air_temperature, between(-20, 50), "degrees C")},
       {.name = "air_humidity", .read = number<Reading>(&D::air_humidity, between(10, 100), "percent relative humidity")},
     }},
-    deck::output_section<Reading, D>(),
+    deck::output_section<Reading, D>({{.name = "voxels", .read = text<Reading>(&D::voxels_out)}}),
     deck::parallel_section<Reading, D>(),
   }};
   return root;
@@ -173,11 +175,16 @@ const Key& schema() {
 const Exclusive kExclusive = {{"scheme.steps", "time"}, {"scheme.time", "steps"}};
 
 void check_whole_deck(const RoomDeck& d) {
-  if (d.size[0] == 0 && d.mesh.empty())
-    throw Error("room.size or room.mesh is required; accepted: the shoebox's extents in metres, e.g. size = [6, 4, 3] "
-                "in [room], or a triangle mesh's file, mesh = 'hall.obj'");
-  if (d.size[0] != 0 && !d.mesh.empty())
-    throw Error("room.size and room.mesh are exclusive; accepted: one of them (a shoebox, or a room from a mesh)");
+  if (d.size[0] == 0 && d.mesh.empty() && d.voxels.empty())
+    throw Error("room.size, room.mesh or room.voxels is required; accepted: the shoebox's extents in metres, e.g. "
+                "size = [6, 4, 3] in [room], a triangle mesh's file, mesh = 'hall.obj', or its voxels, voxels = 'hall.voxels'");
+  if (d.size[0] != 0 && (!d.mesh.empty() || !d.voxels.empty()))
+    throw Error(std::string("room.size and ") + (d.mesh.empty() ? "room.voxels" : "room.mesh") +
+                " are exclusive; accepted: one of them (a shoebox, or a room from a mesh or its voxels)");
+  if (!d.voxels_out.empty() && d.mesh.empty())
+    throw Error("output.voxels = '" + d.voxels_out + "' needs room.mesh; accepted: a deck with room.mesh = 'FILE'");
+  if (!d.voxels_out.empty() && !d.voxels.empty())
+    throw Error("output.voxels and room.voxels are exclusive; accepted: one of them (write a mesh's cells, or read them)");
   if (d.spacing == 0)
     throw Error("grid.spacing is required; accepted: the cell size in metres, e.g. spacing = 0.05 in [grid]");
   if (d.steps && d.time)
@@ -261,16 +268,27 @@ void mesh_room(const RoomDeck& d, RoomModel& m) {
     }
     const std::vector<NearestSurface> nearest = nearest_surfaces(mesh, centres);
     m.mesh_area = mesh.area();
-    // Each mesh material as the deck names it: a [[material]] (or 'rigid') of its name, else walls.default.
-    for (const std::string& name : mesh.materials) {
-      bool named = name == "rigid";
-      for (const RoomDeck::Material& dm : d.materials) named = named || dm.name == name;
-      m.mesh_materials.push_back(name);
-      m.materials.push_back(material_of(d, named ? name : d.wall_default, named ? "room.mesh" : "walls.default", m.dt));
-    }
+    m.mesh_file = d.mesh;
+    m.mesh_materials = mesh.materials;
     for (std::size_t b = 0; b < boundary.size(); ++b)
-      m.boundary_material.push_back({boundary[b], nearest[b].material, d.staircase_correction ? nearest[b].area_scale : 1.0});
+      m.boundary_material.push_back({boundary[b], nearest[b].material, nearest[b].area_scale});
   }
+}
+
+// The walls of a room from a mesh or its voxels: each mesh material as the deck names it, a
+// [[material]] (or 'rigid') of its name, else walls.default (each fitted once); the staircase's
+// correction as room.staircase_correction says.
+void name_mesh_materials(const RoomDeck& d, RoomModel& m) {
+  const std::string key = d.voxels.empty() ? "room.mesh" : "room.voxels";
+  for (const std::string& name : m.mesh_materials) {
+    bool named = name == "rigid";
+    for (const RoomDeck::Material& dm : d.materials) named = named || dm.name == name;
+    const std::string& chosen = named ? name : d.wall_default;
+    const auto fitted = std::find_if(m.materials.begin(), m.materials.end(), [&](const Material& w) { return w.name == chosen; });
+    m.materials.push_back(fitted != m.materials.end() ? *fitted : material_of(d, chosen, named ? key : "walls.default", m.dt));
+  }
+  if (!d.staircase_correction)
+    for (RoomModel::BoundaryCell& b : m.boundary_material) b.area_scale = 1;
 }
 
 }  // namespace
@@ -294,7 +312,8 @@ RoomModel make_room_model(const RoomDeck& d, const Stencil& s) {
   RoomModel m;
   m.h = d.spacing;
   m.speed = d.speed;
-  for (int a = 0; a < 3 && d.mesh.empty(); ++a) {
+  const bool shoebox = d.mesh.empty() && d.voxels.empty();
+  for (int a = 0; a < 3 && shoebox; ++a) {
     const double cells = d.size[std::size_t(a)] / d.spacing;
     const double whole = std::round(cells);
     if (whole < 1 || std::abs(cells - whole) > 1e-6 * std::max(1.0, whole) || whole > 0x1p31)
@@ -312,7 +331,7 @@ RoomModel make_room_model(const RoomDeck& d, const Stencil& s) {
     throw Error("scheme.time = " + format_number(d.time.value_or(0)) + " s is " + format_number(steps) +
                 " steps; accepted: at most 2^53 steps");
   m.steps = long(steps);
-  if (d.mesh.empty()) {
+  if (shoebox) {
     for (std::size_t f = 0; f < 6; ++f) {
       const std::string& name = d.walls[f].empty() ? d.wall_default : d.walls[f];
       const std::string key = d.walls[f].empty() ? "walls.default" : std::string("walls.") + kShoeboxFaces[f];
@@ -322,7 +341,18 @@ RoomModel make_room_model(const RoomDeck& d, const Stencil& s) {
       if (!fitted) m.walls[f] = material_of(d, name, key, m.dt);
     }
   } else {
-    mesh_room(d, m);
+    if (d.voxels.empty()) {
+      mesh_room(d, m);
+    } else {
+      read_voxel_file(d.voxels, "room.voxels", m);
+      // A deck may keep its room.mesh beside room.voxels (the machine that runs it may lack the mesh
+      // libraries): the voxels must be that mesh's.
+      const auto name = [](const std::string& p) { return p.substr(p.find_last_of('/') + 1); };
+      if (!d.mesh.empty() && name(d.mesh) != name(m.mesh_file))
+        throw Error("room.voxels = '" + d.voxels + "' holds the cells of '" + m.mesh_file + "', room.mesh = '" + d.mesh +
+                    "'; accepted: the voxels of room.mesh (or no room.mesh)");
+    }
+    name_mesh_materials(d, m);
   }
   m.spreading = parse_spreading(d.spreading, "scheme.spreading");
   for (std::size_t i = 0; i < d.sources.size(); ++i) {

@@ -156,7 +156,7 @@ std::vector<NearestSurface> nearest_surfaces(const RoomMesh& mesh, const std::ve
                  z = std::abs(CGAL::to_double(normal.z()));
     const double length = std::sqrt(x * x + y * y + z * z);
     // A degenerate triangle has no normal: its cells keep their faces.
-    out.push_back({mesh.triangle_material[t], length > 0 ? length / (x + y + z) : 1.0});
+    out.push_back({mesh.triangle_material[t], length > 0 ? std::round(length / (x + y + z) * 4096) / 4096 : 1.0});
   }
   return out;
 }

@@ -1,5 +1,6 @@
 #include "room/wall_pass.hpp"
 
+#include <functional>
 #include <map>
 
 namespace wavefd {
@@ -21,19 +22,23 @@ template <class T>
 WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Material>& materials, const Index3& offset,
                       const Layout& layout, double courant, double dt, const std::vector<Index3>& outside) {
   const auto local = [&](const Index3& g) { return layout.at(g[0] - offset[0], g[1] - offset[1], g[2] - offset[2]); };
+  // Each view is filled through a host copy, copied to it once everything is filled.
+  std::vector<std::function<void()>> uploads;
+  const auto staged = [&](const auto& view) {
+    auto host = Kokkos::create_mirror_view(view);
+    uploads.push_back([view, host] { Kokkos::deep_copy(view, host); });
+    return host;
+  };
   outside_ = Kokkos::View<index_t*>("wavefd::wall_outside", outside.size());
-  {
-    auto host = Kokkos::create_mirror_view(outside_);
-    for (std::size_t c = 0; c < outside.size(); ++c) host(c) = local(outside[c]);
-    Kokkos::deep_copy(outside_, host);
-  }
+  auto outside_at = staged(outside_);
+  for (std::size_t c = 0; c < outside.size(); ++c) outside_at(c) = local(outside[c]);
   // Kinds: every material's branches in steps, material by material.
   std::vector<int> first_kind(materials.size() + 1, 0);
   for (std::size_t i = 0; i < materials.size(); ++i)
     first_kind[i + 1] = first_kind[i] + int(materials[i].branches.size());
   kinds_ = Kokkos::View<WallBranchSteps<T>*>("wavefd::wall_branch_kinds", std::size_t(first_kind.back()));
   kind_begin_ = Kokkos::View<int*>("wavefd::wall_kind_begin", first_kind.size());
-  auto kinds = Kokkos::create_mirror_view(kinds_);
+  auto kinds = staged(kinds_);
   std::vector<double> gamma_sum(materials.size(), 0);  // sum of b / 2 over a material's branches (double)
   for (std::size_t i = 0; i < materials.size(); ++i)
     for (std::size_t j = 0; j < materials[i].branches.size(); ++j) {
@@ -77,19 +82,19 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   state_stride_ = Kokkos::View<index_t*>("wavefd::wall_state_stride", materials.size());
   state_v_ = Kokkos::View<T*>("wavefd::wall_branch_v", states);  // zero: the walls start at rest
   state_q_ = Kokkos::View<T*>("wavefd::wall_branch_q", states);
-  auto cell = Kokkos::create_mirror_view(cell_);
-  auto begin = Kokkos::create_mirror_view(begin_);
-  auto at = Kokkos::create_mirror_view(term_at_);
-  auto weight = Kokkos::create_mirror_view(term_weight_);
-  auto self_weight = Kokkos::create_mirror_view(self_weight_);
-  auto loss = Kokkos::create_mirror_view(loss_);
-  auto static_loss = Kokkos::create_mirror_view(static_loss_);
-  auto kind_begin = Kokkos::create_mirror_view(kind_begin_);
-  auto group_begin = Kokkos::create_mirror_view(group_begin_);
-  auto group_material = Kokkos::create_mirror_view(group_material_);
-  auto group_weight = Kokkos::create_mirror_view(group_weight_);
-  auto group_state = Kokkos::create_mirror_view(group_state_);
-  auto state_stride = Kokkos::create_mirror_view(state_stride_);
+  auto cell = staged(cell_);
+  auto begin = staged(begin_);
+  auto at = staged(term_at_);
+  auto weight = staged(term_weight_);
+  auto self_weight = staged(self_weight_);
+  auto loss = staged(loss_);
+  auto static_loss = staged(static_loss_);
+  auto kind_begin = staged(kind_begin_);
+  auto group_begin = staged(group_begin_);
+  auto group_material = staged(group_material_);
+  auto group_weight = staged(group_weight_);
+  auto group_state = staged(group_state_);
+  auto state_stride = staged(state_stride_);
   for (std::size_t i = 0; i < materials.size(); ++i) state_stride(i) = material_groups[i];
   for (std::size_t i = 0; i < first_kind.size(); ++i) kind_begin(i) = first_kind[i];
   const double lambda2 = courant * courant;
@@ -122,20 +127,7 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   }
   begin(n) = t;
   group_begin(n) = group;
-  Kokkos::deep_copy(kinds_, kinds);
-  Kokkos::deep_copy(kind_begin_, kind_begin);
-  Kokkos::deep_copy(cell_, cell);
-  Kokkos::deep_copy(begin_, begin);
-  Kokkos::deep_copy(term_at_, at);
-  Kokkos::deep_copy(term_weight_, weight);
-  Kokkos::deep_copy(self_weight_, self_weight);
-  Kokkos::deep_copy(loss_, loss);
-  Kokkos::deep_copy(static_loss_, static_loss);
-  Kokkos::deep_copy(group_begin_, group_begin);
-  Kokkos::deep_copy(group_material_, group_material);
-  Kokkos::deep_copy(group_weight_, group_weight);
-  Kokkos::deep_copy(group_state_, group_state);
-  Kokkos::deep_copy(state_stride_, state_stride);
+  for (const auto& upload : uploads) upload();
 }
 
 template <class T>

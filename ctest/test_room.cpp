@@ -133,6 +133,30 @@ TEST_P(RoomModes, RigidShoeboxCosineModeToRounding) {
 
 INSTANTIATE_TEST_SUITE_P(Cells, RoomModes, ::testing::ValuesIn(mode_cases()), case_name);
 
+// Runs `room` from a random field with no mean over its air cells (`air(i, j, k)`) in u- and u: no
+// offset and no velocity in the constant mode, which walls without loss leave undamped (an offset
+// drifting there would grow the values, and with them float's rounding, as no room's source does:
+// its signals carry no net volume). The stored energy after one step and after `steps` more, and
+// what the walls absorbed between.
+template <class T, class Air>
+void balance_run(RoomStep<T>& room, const Index3& n, Air&& air, long steps, double& start, double& end, double& absorbed) {
+  room.walls().set_tracking(true);
+  double mean[2] = {0, 0}, cells = 0;
+  for (index_t k = 0; k < n[2]; ++k)
+    for (index_t j = 0; j < n[1]; ++j)
+      for (index_t i = 0; i < n[0]; ++i)
+        if (air(i, j, k)) mean[0] += datum(i, j, k, 7), mean[1] += datum(i, j, k, 8), cells += 1;
+  set_fields(room, [&](index_t i, index_t j, index_t k, int which) {
+    return air(i, j, k) ? datum(i, j, k, 7 + which) - mean[which] / cells : 0.0;
+  });
+  room.step();
+  start = room.energy();
+  const double before = room.absorbed();
+  room.advance(steps);
+  end = room.energy();
+  absorbed = room.absorbed() - before;
+}
+
 // Stored energy plus what the walls absorbed stays constant (double: to rounding over 10^5 steps), and
 // with absorbing walls the stored energy falls; float runs stay bounded without drift.
 template <class T>
@@ -140,24 +164,7 @@ void energy_run(const Stencil& s, const std::array<Material, 6>& walls, long ste
                 double& absorbed) {
   const Index3 n{9, 8, 7};
   RoomStep<T> room(shoebox(s, n, 0.99, walls), ParallelSpec{}, *preferred_variant(s, sizeof(T) == 4 ? Precision::f32 : Precision::f64, false));
-  room.walls().set_tracking(true);
-  // A random field with no mean in u- and u: no offset and no velocity in the constant mode, which
-  // walls without loss leave undamped (an offset drifting there would grow the values, and with them
-  // float's rounding, as no room's source does: its signals carry no net volume).
-  double mean[2] = {0, 0};
-  for (int which = 0; which < 2; ++which) {
-    for (index_t k = 0; k < n[2]; ++k)
-      for (index_t j = 0; j < n[1]; ++j)
-        for (index_t i = 0; i < n[0]; ++i) mean[which] += datum(i, j, k, 7 + which);
-    mean[which] /= double(n[0] * n[1] * n[2]);
-  }
-  set_fields(room, [&](index_t i, index_t j, index_t k, int which) { return datum(i, j, k, 7 + which) - mean[which]; });
-  room.step();
-  start = room.energy();
-  const double before = room.absorbed();
-  room.advance(steps);
-  end = room.energy();
-  absorbed = room.absorbed() - before;
+  balance_run(room, n, [](index_t, index_t, index_t) { return true; }, steps, start, end, absorbed);
 }
 
 TEST(Room, EnergyOfRigidAndAbsorbingShoeboxesBalancesInDouble) {
@@ -408,21 +415,7 @@ void voxel_energy_run(const Stencil& s, double beta, long steps, double& start, 
   wall.admittance = beta;
   RoomStep<T> room(voxel_room(s, n, cfl, wall, air), ParallelSpec{},
                    *preferred_variant(s, sizeof(T) == 4 ? Precision::f32 : Precision::f64, false));
-  room.walls().set_tracking(true);
-  double mean[2] = {0, 0}, cells = 0;
-  for (index_t k = 0; k < n[2]; ++k)
-    for (index_t j = 0; j < n[1]; ++j)
-      for (index_t i = 0; i < n[0]; ++i)
-        if (air(i, j, k)) mean[0] += datum(i, j, k, 7), mean[1] += datum(i, j, k, 8), cells += 1;
-  set_fields(room, [&](index_t i, index_t j, index_t k, int which) {
-    return air(i, j, k) ? datum(i, j, k, 7 + which) - mean[which] / cells : 0.0;
-  });
-  room.step();
-  start = room.energy();
-  const double before = room.absorbed();
-  room.advance(steps);
-  end = room.energy();
-  absorbed = room.absorbed() - before;
+  balance_run(room, n, air, steps, start, end, absorbed);
 }
 
 TEST(Room, EnergyOfVoxelWallsBalancesInDouble) {

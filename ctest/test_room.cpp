@@ -167,7 +167,7 @@ void energy_run(const Stencil& s, const std::array<Material, 6>& walls, long ste
   balance_run(room, n, [](index_t, index_t, index_t) { return true; }, steps, start, end, absorbed);
 }
 
-TEST(Room, EnergyOfRigidAndAbsorbingShoeboxesBalancesInDouble) {
+TEST(RoomEnergy, RigidAndAbsorbingShoeboxesBalanceInDouble) {
   const std::array<double, 6> rigid{}, walls{0.02, 0.3, 1.0, 0.0, 0.1, 2.5};
   for (const Stencil& s : {make_star(1), make_star(4), make_compact(3)})
     for (const auto& beta : {rigid, walls}) {
@@ -181,7 +181,7 @@ TEST(Room, EnergyOfRigidAndAbsorbingShoeboxesBalancesInDouble) {
     }
 }
 
-TEST(Room, FloatRunsStayBoundedWithoutDrift) {
+TEST(RoomEnergy, FloatShoeboxRunsStayBoundedWithoutDrift) {
   const std::array<double, 6> rigid{}, walls{0.05, 0.05, 0.05, 0.05, 0.05, 0.05};
   for (const Stencil& s : {make_star(1), make_star(4)}) {
     double start = 0, end = 0, absorbed = 0;
@@ -198,7 +198,7 @@ TEST(Room, FloatRunsStayBoundedWithoutDrift) {
 // Frequency-dependent walls (branches fitted to octave bands, and a frequency-independent part
 // beside them): stored energy, the branches' included, plus what the walls absorbed is constant to
 // rounding in double over 10^5 steps; in float it stays bounded, without drift.
-TEST(Room, EnergyOfFrequencyDependentWallsBalances) {
+TEST(RoomEnergy, FrequencyDependentWallsBalance) {
   for (const Stencil& s : {make_star(1), make_star(4)}) {
     const double dt = step_of(s, 0.99, 0.1);
     std::array<Material, 6> walls = fixed_walls({0, 0.2, 0, 0, 0, 0});
@@ -418,7 +418,7 @@ void voxel_energy_run(const Stencil& s, double beta, long steps, double& start, 
   balance_run(room, n, air, steps, start, end, absorbed);
 }
 
-TEST(Room, EnergyOfVoxelWallsBalancesInDouble) {
+TEST(RoomEnergy, VoxelWallsBalanceInDouble) {
   for (const Stencil& s : {make_star(4), make_compact(3), make_box({2, 1, 1})})
     for (double beta : {0.0, 0.2}) {
       double start = 0, end = 0, absorbed = 0;
@@ -430,7 +430,7 @@ TEST(Room, EnergyOfVoxelWallsBalancesInDouble) {
     }
 }
 
-TEST(Room, FloatRunsOnVoxelWallsStayBoundedWithoutDrift) {
+TEST(RoomEnergy, FloatRunsOnVoxelWallsStayBoundedWithoutDrift) {
   for (const Stencil& s : {make_star(4), make_box({2, 1, 1})}) {
     double start = 0, end = 0, absorbed = 0;
     voxel_energy_run<float>(s, 0.0, 100000, start, end, absorbed);

@@ -117,6 +117,10 @@ bool on_the_axes(const Stencil& s);  // every offset on an axis: the star family
 // The outside cells inside `box` that an air cell's stencil reads: the bulk update writes them, the
 // wall pass zeroes them again, so that the air's neighbours outside hold 0 as the shoebox's ghosts do.
 std::vector<Index3> outside_shell(const RoomModel& m, const Box& box);
+// Per column (x, y) of `box` (x fastest), the z range [lo, hi) of its air cells, relative to
+// box.lo (lo = hi = 0 without air): all the bulk update needs (TwoStepArgs::z_spans), since every
+// other cell holds 0 after each step (outside_shell) and reads only such cells.
+std::vector<int> air_z_spans(const RoomModel& m, const Box& box);
 // The air cells with a face neighbour outside the air (or beyond the grid), flat indices ascending:
 // the cells that take a wall material.
 std::vector<index_t> boundary_cells(const RoomModel& m);

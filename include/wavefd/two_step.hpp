@@ -129,6 +129,9 @@ class TwoStep {
   // Every step from now on runs `p` (StepPass; nullptr: none); the caller keeps it alive. Throws
   // Error unless the boundary is zero and the faces are not packed by the kernel.
   void add_pass(StepPass<T>* p);
+  // From now on the updates need only these z ranges of the interior's columns (TwoStepArgs::z_spans;
+  // an empty view: all of it). The caller guarantees that the points outside them hold 0 and stay 0.
+  void set_z_spans(Kokkos::View<const int*> spans) { z_spans_ = spans; }
   void advance(long n) {
     for (long s = 0; s < n; ++s) step();
   }
@@ -161,6 +164,7 @@ class TwoStep {
   long steps_ = 0;
   StepTimeline* timeline_ = nullptr;
   StepPass<T>* pass_ = nullptr;
+  Kokkos::View<const int*> z_spans_;
 };
 
 }  // namespace wavefd

@@ -81,6 +81,10 @@ struct TwoStepArgs {
   // takes_pml() holds get it): when active, points outside pml's inner box take the PML update
   // (src/model/pml_point.hpp) and write phi. One launch over the whole box: unified work.
   PmlLayer<T> pml{};
+  // Where the update is needed (a room from a mesh: its air): when not empty, column (x, y) of the
+  // interior needs only its points with z in [z_spans(2 c), z_spans(2 c + 1)), c = x + y * layout.n[0];
+  // the others hold 0 and would stay 0. A variant may skip them or update them alike.
+  Kokkos::View<const int*> z_spans{};
 };
 
 // Two steps of the seismic inner box in one call (Variant::apply_pair), out of place:

@@ -31,6 +31,8 @@ struct StarArgs {
   void* stream = nullptr;   // cudaStream_t / hipStream_t
   GhostImages images{};     // when active, every updated point is also stored into its ghost images
   PmlLayer<T> pml{};        // when active (with coef), the seismic PML outside its inner box (TwoStepArgs::pml)
+  const int* z_spans = nullptr;  // when set, per interior column the z range to update (TwoStepArgs::z_spans)
+  int span_row = 0;              // columns per row of z_spans (the interior's x extent)
 };
 
 // Whether 16-byte vector loads and stores are aligned on every row of the box: box start and row

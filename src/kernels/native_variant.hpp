@@ -31,6 +31,7 @@ native::StarArgs<T> native_star_args(const TwoStepArgs<T>& a, const Box& box, vo
   n.stream = stream;
   n.images = a.images;
   n.pml = a.pml;
+  if (a.z_spans.extent(0) > 0) n.z_spans = a.z_spans.data(), n.span_row = int(a.layout.n[0]);
   return n;
 }
 

@@ -193,7 +193,9 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
 
 template <class T>
 TwoStepArgs<T> TwoStep<T>::args() const {
-  return TwoStepArgs<T>{u_.data, u_prev_.data, layout_, &stencil_, &weights_, compute_, tile_};
+  TwoStepArgs<T> a{u_.data, u_prev_.data, layout_, &stencil_, &weights_, compute_, tile_};
+  a.z_spans = z_spans_;
+  return a;
 }
 
 template <class T>

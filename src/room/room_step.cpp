@@ -53,6 +53,12 @@ RoomStep<T>::RoomStep(const RoomModel& m, const ParallelSpec& par, const Variant
                          : std::make_unique<WallPass<T>>(voxel_wall_cells(m, mine), m.materials, offset, engine_.layout(),
                                                          m.courant, m.dt, outside_shell(m, mine));
   engine_.add_pass(walls_.get());
+  if (!m.air.empty()) {  // the bulk update over the air's z range of each column only
+    const std::vector<int> spans = air_z_spans(m, mine);
+    Kokkos::View<int*> device("wavefd::room_z_spans", spans.size());
+    Kokkos::deep_copy(device, Kokkos::View<const int*, Kokkos::HostSpace>(spans.data(), spans.size()));
+    engine_.set_z_spans(device);
+  }
   Kokkos::deep_copy(engine_.u().data, T(0));  // ghosts included: they stay 0
   Kokkos::deep_copy(engine_.u_prev().data, T(0));
 

@@ -164,6 +164,20 @@ std::vector<Index3> outside_shell(const RoomModel& m, const Box& box) {
   return shell;
 }
 
+std::vector<int> air_z_spans(const RoomModel& m, const Box& box) {
+  const index_t nx = box.hi[0] - box.lo[0], ny = box.hi[1] - box.lo[1], nz = box.hi[2] - box.lo[2];
+  std::vector<int> spans(std::size_t(2 * nx * ny), 0);
+  for (index_t k = 0; k < nz; ++k)  // plane by plane, rows along x: the air in memory order
+    for (index_t j = 0; j < ny; ++j)
+      for (index_t i = 0; i < nx; ++i) {
+        if (!is_air(m, {box.lo[0] + i, box.lo[1] + j, box.lo[2] + k})) continue;
+        int* span = &spans[std::size_t(2 * (i + nx * j))];
+        if (span[0] == span[1]) span[0] = int(k);  // the column's first air
+        span[1] = int(k + 1);
+      }
+  return spans;
+}
+
 RoomSurfaces room_surfaces(const RoomModel& m) {
   RoomSurfaces s;
   const double h2 = m.h * m.h;

@@ -1,7 +1,9 @@
 #include "room/wall_pass.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <map>
+#include <utility>
 
 namespace wavefd {
 
@@ -97,15 +99,26 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   auto state_stride = staged(state_stride_);
   for (std::size_t i = 0; i < materials.size(); ++i) state_stride(i) = material_groups[i];
   for (std::size_t i = 0; i < first_kind.size(); ++i) kind_begin(i) = first_kind[i];
+  // Cells in the order of their first material with branches, then of their place: neighbouring
+  // threads then run one material's branches, on neighbouring states, and read u close together.
+  std::vector<std::pair<std::size_t, index_t>> key(cells.size());
+  for (std::size_t b = 0; b < cells.size(); ++b) {
+    key[b] = {materials.size(), local(cells[b].at)};
+    for (const auto& [material, sigma] : area[b])
+      if (!materials[std::size_t(material)].branches.empty()) key[b].first = std::min(key[b].first, std::size_t(material));
+  }
+  std::vector<std::size_t> order(cells.size());
+  for (std::size_t b = 0; b < order.size(); ++b) order[b] = b;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
   const double lambda2 = courant * courant;
   index_t t = 0, group = 0;
   for (index_t b = 0; b < n; ++b) {
-    const WallCell& c = cells[std::size_t(b)];
+    const WallCell& c = cells[order[std::size_t(b)]];
     cell(b) = local(c.at);
     begin(b) = t;
     group_begin(b) = group;
     double fixed = 0, dynamic = 0;
-    for (const auto& [material, sigma] : area[std::size_t(b)]) {
+    for (const auto& [material, sigma] : area[order[std::size_t(b)]]) {
       const Material& m = materials[std::size_t(material)];
       fixed += courant * sigma * m.admittance / 2;
       if (m.branches.empty()) continue;

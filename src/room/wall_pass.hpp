@@ -17,7 +17,10 @@
 // lambda sigma (L v^2 + K q^2) / 2 falls by exactly lambda sigma (beta D^2 + sum R mu(v)^2) per step
 // (absorbed(), when tracking is on): passive for any non-negative beta, L, R, K.
 // Cells, terms and branch states are stored once, as flat indices of this rank's layout (terms may
-// lie in ghosts); faces of one cell with one material share their branch states.
+// lie in ghosts); faces of one cell with one material share their branch states. The cells run in
+// the order of their first material with branches, then of their place (a voxelized room's materials
+// interleave along the walls: unsorted, neighbouring threads ran different branch counts on far-apart
+// states).
 #include "wavefd/grid.hpp"
 #include "wavefd/room.hpp"
 #include "wavefd/two_step.hpp"

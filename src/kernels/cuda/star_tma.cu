@@ -23,6 +23,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -95,8 +96,30 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int x0 = a.lo[0] + blockIdx.x * S::TX, y0 = a.lo[1] + blockIdx.y * BY;
-  const int zb = a.lo[2] + blockIdx.z * z_chunk;
-  const int nz = min(z_chunk, a.hi[2] - zb);
+  int zb = a.lo[2] + blockIdx.z * z_chunk;
+  int nz = min(z_chunk, a.hi[2] - zb);
+  if (a.z_spans) {  // only the z range the tile's columns need (a room's air): the union of theirs
+    __shared__ int span_lo, span_hi;
+    if (threadIdx.x == 0) span_lo = INT_MAX, span_hi = INT_MIN;
+    __syncthreads();
+    if (warp < BY) {
+      int lo = INT_MAX, hi = INT_MIN;
+      const int y = y0 + warp;
+      for (int v = 0; v < V; ++v) {
+        const int x = x0 + lane * V + v;
+        if (x >= a.hi[0] || y >= a.hi[1]) continue;
+        const std::int64_t c = 2 * (x + std::int64_t(y) * a.span_row);
+        if (a.z_spans[c] < a.z_spans[c + 1]) lo = min(lo, a.z_spans[c]), hi = max(hi, a.z_spans[c + 1]);
+      }
+      lo = __reduce_min_sync(0xffffffffu, lo);
+      hi = __reduce_max_sync(0xffffffffu, hi);
+      if (lane == 0 && lo < hi) atomicMin(&span_lo, lo), atomicMax(&span_hi, hi);
+    }
+    __syncthreads();
+    const int first = max(zb, span_lo), last = min(zb + nz, span_hi);
+    if (last <= first) return;  // the whole block: nothing of the chunk is needed
+    zb = first, nz = last - first;
+  }
   const int planes = nz + 2 * R;  // plane t is z = zb - R + t
   auto is_centre = [&](int t) { return t >= R && t < nz + R; };
 

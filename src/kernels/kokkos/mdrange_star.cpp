@@ -1,5 +1,6 @@
 // mdrange-star: Hamilton's KernelB. Star (leggy) stencils with a compile-time radius M = 1..8,
-// weights passed by value, the three axes summed pairwise (eq. 5). Tunable tile.
+// weights passed by value, the three axes summed pairwise (eq. 5). Tunable tile. Skips the points
+// outside a room's air columns (TwoStepArgs::z_spans), as cuda-star-tma does: CTest checks both ways.
 #include <utility>
 
 #include "box_policy.hpp"
@@ -18,8 +19,13 @@ struct StarUpdate {
   Kokkos::Array<T, M + 1> c;  // c[0] centre, c[m] the weight at distance m on every axis
   Layout l;
   GhostImages images;
+  Kokkos::View<const int*> z_spans;  // TwoStepArgs::z_spans: the points outside them are skipped
 
   KOKKOS_INLINE_FUNCTION void operator()(index_t i, index_t j, index_t k) const {
+    if (z_spans.extent(0) > 0) {
+      const index_t c = 2 * (i + j * l.n[0]);
+      if (k < z_spans(c) || k >= z_spans(c + 1)) return;
+    }
     const index_t p = l.at(i, j, k);
     const index_t sy = l.sy, sz = l.sz;
     T acc = c[0] * u(p) - u_prev(p);
@@ -47,7 +53,7 @@ class MdrangeStar final : public BoxTiled<RadiusVariantFor<MdrangeStar, kMaxRadi
   // Called by RadiusVariantFor::run with the radius as a template argument.
   template <class T, int M>
   void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
-    StarUpdate<T, M> f{a.u, a.u_prev, {}, a.layout, a.images};
+    StarUpdate<T, M> f{a.u, a.u_prev, {}, a.layout, a.images, a.z_spans};
     const std::vector<T> c = star_axis_weights(*a.weights);
     for (int m = 0; m <= M; ++m) f.c[m] = c[m];
     Kokkos::parallel_for("wavefd::mdrange_star", box_policy(a.exec, box, a.tile), f);

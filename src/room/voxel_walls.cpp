@@ -25,7 +25,9 @@ int outside_faces(const RoomModel& m, const Index3& c) {
 }
 
 // Per cell of `box` (x fastest), whether a cell within `reach` on every axis is air (`air`) or not:
-// three sliding windows, one per axis, over the box widened by the reach.
+// three sliding windows, one per axis, over the box widened by the reach. Along y and z the windows
+// of a whole row or plane slide together, so that every pass reads memory in order (a 405 M-cell
+// hall: seconds, where a window per column strode across planes for tens).
 std::vector<std::uint8_t> within_reach(const RoomModel& m, const Box& box, int reach, bool air) {
   Index3 lo{}, e{};
   for (int d = 0; d < 3; ++d) lo[d] = box.lo[d] - reach, e[d] = box.hi[d] - box.lo[d] + 2 * reach;
@@ -34,22 +36,40 @@ std::vector<std::uint8_t> within_reach(const RoomModel& m, const Box& box, int r
   for (index_t k = 0; k < e[2]; ++k)
     for (index_t j = 0; j < e[1]; ++j)
       for (index_t i = 0; i < e[0]; ++i) hit[at(i, j, k)] = is_air(m, {lo[0] + i, lo[1] + j, lo[2] + k}) == air;
-  const index_t stride[3] = {1, e[0], e[0] * e[1]};
-  for (int d = 0; d < 3; ++d) {
-    const int b = (d + 1) % 3, c = (d + 2) % 3;
-    for (index_t k = 0; k < e[c]; ++k)
-      for (index_t j = 0; j < e[b]; ++j) {
-        const index_t row = j * stride[b] + k * stride[c];
-        int count = 0;  // hits in the window [i - reach, i + reach] along d
-        for (index_t i = 0; i < reach && i < e[d]; ++i) count += hit[std::size_t(row + i * stride[d])];
-        for (index_t i = 0; i < e[d]; ++i) {
-          if (i + reach < e[d]) count += hit[std::size_t(row + (i + reach) * stride[d])];
-          if (i - reach - 1 >= 0) count -= hit[std::size_t(row + (i - reach - 1) * stride[d])];
-          widened[std::size_t(row + i * stride[d])] = count > 0;
-        }
-      }
-    std::swap(hit, widened);
+  // x: along each row.
+  for (index_t row = 0; row < e[1] * e[2]; ++row) {
+    const std::size_t first = std::size_t(row * e[0]);
+    int count = 0;  // hits in the window [i - reach, i + reach]
+    for (index_t i = 0; i < reach && i < e[0]; ++i) count += hit[first + std::size_t(i)];
+    for (index_t i = 0; i < e[0]; ++i) {
+      if (i + reach < e[0]) count += hit[first + std::size_t(i + reach)];
+      if (i - reach - 1 >= 0) count -= hit[first + std::size_t(i - reach - 1)];
+      widened[first + std::size_t(i)] = count > 0;
+    }
   }
+  std::swap(hit, widened);
+  // y and z: `lines` consecutive lines of `block` cells each (a plane's rows, or the planes), the
+  // window sliding over lines with one count per cell of a line.
+  const auto slide = [&](index_t outer, index_t lines, index_t block) {
+    std::vector<std::uint8_t> count(static_cast<std::size_t>(block));
+    for (index_t o = 0; o < outer; ++o) {
+      const std::size_t base = std::size_t(o * lines * block);
+      const auto line = [&](index_t t) { return base + std::size_t(t * block); };
+      std::fill(count.begin(), count.end(), 0);
+      for (index_t t = 0; t < reach && t < lines; ++t)
+        for (index_t p = 0; p < block; ++p) count[std::size_t(p)] += hit[line(t) + std::size_t(p)];
+      for (index_t t = 0; t < lines; ++t) {
+        if (t + reach < lines)
+          for (index_t p = 0; p < block; ++p) count[std::size_t(p)] += hit[line(t + reach) + std::size_t(p)];
+        if (t - reach - 1 >= 0)
+          for (index_t p = 0; p < block; ++p) count[std::size_t(p)] -= hit[line(t - reach - 1) + std::size_t(p)];
+        for (index_t p = 0; p < block; ++p) widened[line(t) + std::size_t(p)] = count[std::size_t(p)] > 0;
+      }
+    }
+    std::swap(hit, widened);
+  };
+  slide(e[2], e[1], e[0]);         // y: per plane, its rows
+  slide(1, e[2], e[0] * e[1]);     // z: the planes
   std::vector<std::uint8_t> out;
   out.reserve(std::size_t((box.hi[0] - box.lo[0]) * (box.hi[1] - box.lo[1]) * (box.hi[2] - box.lo[2])));
   for (index_t k = reach; k < e[2] - reach; ++k)

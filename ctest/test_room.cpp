@@ -328,15 +328,6 @@ std::vector<double> symmetric_eigenvalues(std::vector<double> a, std::size_t n) 
   return eig;
 }
 
-// The walled Laplacian L_W of a voxelized room with every family's stencil: a room with a
-// re-entrant corner, a pillar, a one-cell thin wall with a gap (the stencils of the large families
-// reach across it) and a one-cell-wide niche (runs shorter than the radius). As a matrix over the
-// air cells (the bulk's reads inside the air plus the wall pass's terms) it is symmetric, and its
-// eigenvalues are at most 0. For the star stencils they lie in the bulk's range [min_k L(k), 0], so
-// the bulk's Courant limit holds: a theorem (each axis a polynomial with positive coefficients in
-// the Neumann three-point operator of each run, docs/room.md). For compact and box the averaged
-// walks are symmetric by construction, but rough walls widen the range (here by up to 3.7 %, box
-// q=(2,2,2) in the rough room): within the range of kVoxelWallsMaxCfl's Courant number.
 // The bulk update of a room from a mesh runs over each column's z range of air alone
 // (air_z_spans): cells outside hold 0 and stay 0 either way, so skipping them changes no bit. A hall
 // with a raked floor, a sloping ceiling and a corner without air, wide enough for several GPU tiles
@@ -367,6 +358,15 @@ TEST(Room, BulkOverTheAirColumnsChangesNoBit) {
   }
 }
 
+// The walled Laplacian L_W of a voxelized room with every family's stencil: a room with a
+// re-entrant corner, a pillar, a one-cell thin wall with a gap (the stencils of the large families
+// reach across it) and a one-cell-wide niche (runs shorter than the radius). As a matrix over the
+// air cells (the bulk's reads inside the air plus the wall pass's terms) it is symmetric, and its
+// eigenvalues are at most 0. For the star stencils they lie in the bulk's range [min_k L(k), 0], so
+// the bulk's Courant limit holds: a theorem (each axis a polynomial with positive coefficients in
+// the Neumann three-point operator of each run, docs/room.md). For compact and box the averaged
+// walks are symmetric by construction, but rough walls widen the range (here by up to 3.7 %, box
+// q=(2,2,2) in the rough room): within the range of kVoxelWallsMaxCfl's Courant number.
 TEST(Room, VoxelWallsKeepTheOperatorSymmetricWithinTheBulkSpectrum) {
   const Index3 n{9, 8, 6};
   const auto shaped = [](index_t i, index_t j, index_t k) {

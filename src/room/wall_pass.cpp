@@ -19,16 +19,25 @@ KOKKOS_INLINE_FUNCTION A wall_terms(index_t b, const Kokkos::View<index_t*>& beg
   return sum;
 }
 
-// The states of up to kChunk branches of one group (branch k at s0 + k * stride), loaded together
-// into registers: the pass waits on memory (ncu, 3 cm hall on an H200: DRAM at 50 % of its
-// bandwidth, the warps stalled on L1TEX). Chunks of 4 took the pass with the outside cells from
-// 342 to 316 us; chunks of 12 took 134 registers and 521 us.
-template <int kChunk, class T>
-KOKKOS_INLINE_FUNCTION void load_states(const Kokkos::View<T*>& state_v, const Kokkos::View<T*>& state_q, index_t s0,
-                                        index_t stride, int count, T (&v)[kChunk], T (&q)[kChunk]) {
+// A group's branch states in chunks of kChunk branches, each chunk's states loaded together into
+// registers: the pass waits on memory (ncu, 3 cm hall on an H200: DRAM at 50 % of its bandwidth,
+// the warps stalled on L1TEX). Chunks of 4 took the pass with the outside cells from 342 to 316 us;
+// chunks of 12 took 134 registers and 521 us. f(k, v, q, s0, stride, count): branch kind k + j has
+// states v[j], q[j] at s0 + j * stride, for j < count.
+template <int kChunk, class T, class F>
+KOKKOS_INLINE_FUNCTION void for_state_chunks(int m, index_t first, const Kokkos::View<int*>& kind_begin,
+                                             const Kokkos::View<index_t*>& state_stride, const Kokkos::View<T*>& state_v,
+                                             const Kokkos::View<T*>& state_q, const F& f) {
+  const index_t stride = state_stride(m);
+  for (int k0 = kind_begin(m); k0 < kind_begin(m + 1); k0 += kChunk) {
+    const int count = kind_begin(m + 1) - k0;
+    const index_t s0 = first + (k0 - kind_begin(m)) * stride;
+    T v[kChunk], q[kChunk];
 #pragma unroll
-  for (int k = 0; k < kChunk; ++k)
-    if (k < count) v[k] = state_v(s0 + k * stride), q[k] = state_q(s0 + k * stride);
+    for (int j = 0; j < kChunk; ++j)
+      if (j < count) v[j] = state_v(s0 + j * stride), q[j] = state_q(s0 + j * stride);
+    f(k0, v, q, s0, stride, count);
+  }
 }
 }  // namespace
 
@@ -206,21 +215,16 @@ void WallPass<T>::correct(const Kokkos::DefaultExecutionSpace& exec, const Field
     const T terms = self_weight(b) * here + (has_terms ? wall_terms<T>(b, begin, at, weight, now) : T(0));
     const T g = loss(b), prev = kept(b);
     kept(b) = here;  // the next step's u-
-    constexpr int kChunk = 4;  // branches whose states are loaded together (load_states)
+    constexpr int kChunk = 4;  // branches whose states are loaded together (for_state_chunks)
     T history = 0;  // H_b: the branches' flux from their state
     for (index_t group = group_begin(b); group < group_begin(b + 1); ++group) {
-      const int m = group_material(group);
-      const index_t stride = state_stride(m), first = group_state(group);
       T sum = 0;
-      for (int k0 = kind_begin(m); k0 < kind_begin(m + 1); k0 += kChunk) {
-        const int count = kind_begin(m + 1) - k0;
-        const index_t s0 = first + (k0 - kind_begin(m)) * stride;
-        T v[kChunk], q[kChunk];
-        load_states(state_v, state_q, s0, stride, count, v, q);
+      for_state_chunks<kChunk>(group_material(group), group_state(group), kind_begin, state_stride, state_v, state_q,
+                               [&](int k0, const T(&v)[kChunk], const T(&q)[kChunk], index_t, index_t, int count) {
 #pragma unroll
-        for (int k = 0; k < kChunk; ++k)
-          if (k < count) sum += kinds(k0 + k).b_mass * v[k] - kinds(k0 + k).b_stiffness_2 * q[k];
-      }
+        for (int j = 0; j < kChunk; ++j)
+          if (j < count) sum += kinds(k0 + j).b_mass * v[j] - kinds(k0 + j).b_stiffness_2 * q[j];
+      });
       history += group_weight(group) * sum;
     }
     const T value = (next(cell(b)) + terms + g * prev - history) / (T(1) + g);
@@ -228,24 +232,20 @@ void WallPass<T>::correct(const Kokkos::DefaultExecutionSpace& exec, const Field
     const T half_step = (value - prev) / 2;  // D
     double lost = 0;
     for (index_t group = group_begin(b); group < group_begin(b + 1); ++group) {
-      const int m = group_material(group);
-      const index_t stride = state_stride(m), first = group_state(group);
-      for (int k0 = kind_begin(m); k0 < kind_begin(m + 1); k0 += kChunk) {
-        const int count = kind_begin(m + 1) - k0;
-        const index_t s0 = first + (k0 - kind_begin(m)) * stride;
-        T v[kChunk], q[kChunk];
-        load_states(state_v, state_q, s0, stride, count, v, q);
+      const T sigma = group_weight(group);
+      for_state_chunks<kChunk>(group_material(group), group_state(group), kind_begin, state_stride, state_v, state_q,
+                               [&](int k0, const T(&v)[kChunk], const T(&q)[kChunk], index_t s0, index_t stride, int count) {
 #pragma unroll
-        for (int k = 0; k < kChunk; ++k) {
-          if (k >= count) continue;
-          const WallBranchSteps<T>& branch = kinds(k0 + k);
-          const T v_next = branch.b * (half_step + branch.mass_minus_a * v[k] - branch.stiffness * q[k]);
-          const T mean = (v_next + v[k]) / 2;
-          state_v(s0 + k * stride) = v_next;
-          state_q(s0 + k * stride) = q[k] + mean;
-          if (tracking) lost += double(group_weight(group)) * double(branch.resistance) * double(mean) * double(mean);
+        for (int j = 0; j < kChunk; ++j) {
+          if (j >= count) continue;
+          const WallBranchSteps<T>& branch = kinds(k0 + j);
+          const T v_next = branch.b * (half_step + branch.mass_minus_a * v[j] - branch.stiffness * q[j]);
+          const T mean = (v_next + v[j]) / 2;
+          state_v(s0 + j * stride) = v_next;
+          state_q(s0 + j * stride) = q[j] + mean;
+          if (tracking) lost += double(sigma) * double(branch.resistance) * double(mean) * double(mean);
         }
-      }
+      });
     }
     if (tracking) {
       const double step = double(value) - double(prev);

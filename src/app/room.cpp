@@ -62,6 +62,8 @@ RoomOutcome run_room(const RoomModel& m, const ParallelSpec& par, const Variant&
     return most;
   };
   RoomOutcome r;
+  Kokkos::fence("wavefd::room_setup");
+  wait_for_every_rank();  // the ranks start stepping, and their timers, together
   Kokkos::Timer timer;
   double paused = 0;
   while (r.steps < m.steps) {

@@ -138,6 +138,7 @@ RunResult run_scheme(const Stencil& s, const SchemeSpec& spec, const KernelChoic
   };
 
   RunResult r;
+  wait_for_every_rank();  // the ranks start stepping, and their timers, together
   Kokkos::Timer timer;
   double paused = 0;  // seconds spent in the finiteness checks, not counted as stepping
   for (long n = 0; n < c.steps; ++n) {

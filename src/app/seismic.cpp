@@ -177,6 +177,8 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
   };
 
   SeismicOutcome r;
+  Kokkos::fence("wavefd::seismic_setup");
+  wait_for_every_rank();  // the ranks start stepping, and their timers, together
   Kokkos::Timer timer;
   double paused = 0;
   while (r.steps < m.steps) {

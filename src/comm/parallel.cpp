@@ -220,6 +220,9 @@ bool launched_by_mpi() {
 double max_over_ranks(double v) { return reduce(v, MPI_MAX); }
 double min_over_ranks(double v) { return reduce(v, MPI_MIN); }
 double sum_over_ranks(double v) { return reduce(v, MPI_SUM); }
+void wait_for_every_rank() {
+  if (mpi_on()) MPI_Barrier(MPI_COMM_WORLD);
+}
 std::vector<double> gather_onto_root(const std::vector<double>& v) {
   if (!mpi_on() || world_size() == 1) return v;
   const int count = int(v.size()), size = world_size();
@@ -241,6 +244,7 @@ std::vector<double> sum_onto_root(const std::vector<double>& v) {
 double max_over_ranks(double v) { return v; }
 double min_over_ranks(double v) { return v; }
 double sum_over_ranks(double v) { return v; }
+void wait_for_every_rank() {}
 std::vector<double> sum_onto_root(const std::vector<double>& v) { return v; }
 std::vector<double> gather_onto_root(const std::vector<double>& v) { return v; }
 #endif

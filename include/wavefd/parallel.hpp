@@ -53,8 +53,8 @@ double min_over_ranks(double v);
 double sum_over_ranks(double v);
 // Returns once every rank has called it (collective). Timed loops start after it: a run's time is
 // its slowest rank's, and without it the rank out of its setup first counted its wait for the
-// others' (4 GPUs, the 3 cm hall, whose ranks set up different walls: 300 steps took 0.94 s, and
-// 0.12 s once the ranks started together).
+// others' (4 GPUs by NCCL, the 3 cm hall, whose ranks set up different walls: 300 steps took 0.94 s,
+// and 0.13 s once the ranks started together).
 void wait_for_every_rank();
 // Element-wise sums over all ranks, valid on rank 0 (collective; every rank passes the same size).
 std::vector<double> sum_onto_root(const std::vector<double>& v);

@@ -542,7 +542,7 @@ Reflection measured_reflection(const Stencil& s, double beta, int m, int kNy = 4
   return measured_reflection(s, {"wall", beta, {}, {}}, m, kNy);
 }
 
-TEST(Room, ImpedanceWallReflectsAsTheSchemeAndTheAnalyticCoefficient) {
+TEST(RoomReflection, ImpedanceWallReflectsAsTheSchemeAndTheAnalyticCoefficient) {
   // 7-point scheme: the measured |R| equals the scheme's own to 0.005 (the windows' leakage, growing
   // with the angle: 0.0005 at normal incidence, 0.004 at 38.7 degrees), and the
   // scheme's is the analytic |R(theta)| = |(cos - beta) / (cos + beta)| to first order in k h: within
@@ -569,7 +569,7 @@ TEST(Room, ImpedanceWallReflectsAsTheSchemeAndTheAnalyticCoefficient) {
 // A frequency-dependent wall (carpet's octave bands, fitted): the measured |R| of a tone burst at 250 Hz,
 // 1 kHz and 4 kHz equals the scheme's own (its admittance at the burst's frequency, the bilinear
 // rule's) and the analytic R(omega, theta) of the fitted branches, at 0 and 30 degrees.
-TEST(Room, FrequencyDependentWallReflectsAsItsBranches) {
+TEST(RoomReflection, FrequencyDependentWallReflectsAsItsBranches) {
   for (double f : {250.0, 1000.0, 4000.0}) {
     const double h = 343 / (20 * f);  // 20 cells per wavelength
     const Material carpet = fit_octave_absorption("carpet", kCarpet, step_of(make_star(1), 0.9, h), "carpet");

@@ -15,8 +15,9 @@ run() {  # $1 = ranks, $2 = transport, $3 = steps, $4 = tag
     --parallel.transport $2 --output.summary $4-$3.json
 }
 for S in 300 900; do run 1 auto $S np1; done
-for T in nccl peer; do
-  for S in 300 900; do run 2 $T $S np2-$T; cmp ir-np2-$T-$S.bin ir-np1-$S.bin; done
+NP=${NP:-2}  # ../../h200-x4/room-hall-3cm-gpus/ ran these with NP=4 and TRANSPORTS="peer nccl"
+for T in ${TRANSPORTS:-nccl peer}; do
+  for S in 300 900; do run $NP $T $S np$NP-$T; cmp ir-np$NP-$T-$S.bin ir-np1-$S.bin; done
 done
 # walls.txt: each run's wall time (setup included) and cmp's verdict; marginal.txt: per step from
 # the difference of 900 and 300 steps (timing.seconds, the slowest rank's), speed-up and efficiency.

@@ -42,7 +42,7 @@ template <class Format>
 std::vector<std::pair<double, std::uint16_t>> finite_values() {
   std::vector<std::pair<double, std::uint16_t>> v;
   for (std::uint32_t b = 0; b < 0x8000; ++b) {
-    const float f = wavefd::to_float(Format{std::uint16_t(b)});
+    const float f = wavefd::to_float(Format::from_bits(std::uint16_t(b)));
     if (std::isfinite(f)) v.push_back({double(f), std::uint16_t(b)});
   }
   return v;
@@ -50,7 +50,7 @@ std::vector<std::pair<double, std::uint16_t>> finite_values() {
 
 TEST(StorageFormat, HalfDecodesEveryPatternAsBinary16AndBack) {
   for (std::uint32_t b = 0; b < 0x10000; ++b) {
-    const Half h{std::uint16_t(b)};
+    const Half h = Half::from_bits(std::uint16_t(b));
     const float f = wavefd::to_float(h);
     const std::uint32_t exponent = (b >> 10) & 0x1f, fraction = b & 0x3ff;
     const double magnitude = exponent == 0 ? std::ldexp(double(fraction), -24)
@@ -69,7 +69,7 @@ TEST(StorageFormat, HalfDecodesEveryPatternAsBinary16AndBack) {
 
 TEST(StorageFormat, BFloat16DecodesEveryPatternAsFloatsUpperHalfAndBack) {
   for (std::uint32_t b = 0; b < 0x10000; ++b) {
-    const float f = wavefd::to_float(BFloat16{std::uint16_t(b)});
+    const float f = wavefd::to_float(BFloat16::from_bits(std::uint16_t(b)));
     EXPECT_EQ(std::bit_cast<std::uint32_t>(f), b << 16) << b;
     if (std::isnan(f)) EXPECT_TRUE(std::isnan(wavefd::to_float(wavefd::to_bfloat16(f)))) << b;
     else EXPECT_EQ(wavefd::to_bfloat16(f).bits, b) << b;

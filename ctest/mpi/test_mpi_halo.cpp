@@ -1,7 +1,7 @@
 // The distributed engine against the single-rank one: after a few steps from the same
 // (pseudo-random) data, every rank's subdomain equals the matching part of a single-rank run of
 // the same variant, bit for bit. Covered: star M = 1, 4, 8, compact R = 3, box (2,2,2), a custom
-// 19-point stencil; float and double; periodic and rigid; every rank grid of the run's size
+// 19-point stencil; float and double (half and bfloat16 for star M = 1, 4); periodic and rigid; every rank grid of the run's size
 // (splits along each axis alone, two and all three); uneven splits with subdomains exactly one
 // halo wide; overlap on and off; the mpi and mpi-gpu transports (and nccl in builds with NCCL).
 #include <gtest/gtest.h>
@@ -35,7 +35,7 @@ void fill(TwoStep<T>& e) {
   const Index3 off = e.domain().offset;
   for (auto* f : {&e.u(), &e.u_prev()}) {
     auto h = Kokkos::create_mirror_view(f->data);
-    for (index_t q = 0; q < l.alloc; ++q) h(q) = std::numeric_limits<T>::quiet_NaN();  // ghosts: poison
+    for (index_t q = 0; q < l.alloc; ++q) h(q) = poison<T>();  // ghosts: poison
     const int seed = f == &e.u() ? 1 : 2;
     for (index_t k = 0; k < l.n[2]; ++k)
       for (index_t j = 0; j < l.n[1]; ++j)
@@ -137,7 +137,7 @@ void check_distributed(const Stencil& s, const Variant& v, Boundary b, const std
             dist.advance(kSteps);
             checked.insert(t);
             EXPECT_EQ(mismatches(dist, ref_host, ref.layout()), 0)
-                << s.name << ' ' << to_string(sizeof(T) == 4 ? Precision::f32 : Precision::f64) << ' ' << v.name()
+                << s.name << ' ' << to_string(precision_of<T>) << ' ' << v.name()
                 << ' ' << to_string(b) << " grid " << to_string(spec.domain.global) << " ranks " << to_string(p)
                 << ' ' << to_string(t) << " overlap " << overlap << " pack " << to_string(pack) << " on rank " << rank;
           }
@@ -178,6 +178,22 @@ TEST(MpiHalo, EveryVariantDistributedEqualsSingleRank) {
   const Stencil s = make_star(4);
   for (const auto& v : variants())
     if (v->supports(s, Precision::f64)) check_distributed<double>(s, *v, Boundary::periodic, {Transport::mpi});
+}
+
+// Fields stored in 16 bits travel as their bits: every variant that stores them, both boundaries,
+// half through every transport of the build, bfloat16 through mpi.
+TEST(MpiHalo, SixteenBitFieldsDistributedEqualSingleRank) {
+  long variants_checked = 0;
+  for (const Stencil& s : {make_star(1), make_star(4)})
+    for (const auto& v : variants()) {
+      if (!v->supports(s, Precision::f16)) continue;
+      ++variants_checked;
+      for (Boundary b : {Boundary::periodic, Boundary::rigid}) {
+        check_distributed<Half>(s, *v, b, float_transports());
+        check_distributed<BFloat16>(s, *v, b, {Transport::mpi});
+      }
+    }
+  EXPECT_GT(variants_checked, 0);
 }
 
 // One rank on a periodic axis fills its ghosts by the wrap after the messages (it sends none to

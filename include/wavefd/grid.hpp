@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 #include <vector>
 
+#include "wavefd/storage_format.hpp"
 #include "wavefd/types.hpp"
 
 namespace wavefd {

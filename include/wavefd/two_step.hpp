@@ -88,6 +88,7 @@ class StepPass {
   virtual void after(const Kokkos::DefaultExecutionSpace& exec, const Field<T>& u, const Field<T>& u_next) = 0;
 };
 
+// T: the stored type of the fields (float, double, Half, BFloat16; Precision).
 template <class T>
 class TwoStep {
  public:
@@ -105,7 +106,7 @@ class TwoStep {
   const Domain& domain() const { return spec_.domain; }  // this rank's part
   const Subdomain& subdomain() const { return sub_; }
   const Stencil& stencil() const { return stencil_; }
-  const DeviceStencil<T>& weights() const { return weights_; }
+  const DeviceStencil<arithmetic_t<T>>& weights() const { return weights_; }
   const Variant& variant() const { return *variant_; }
   const Tile& tile() const { return tile_; }
   Halo<T>& halo() { return *halo_; }
@@ -146,7 +147,7 @@ class TwoStep {
   const Variant* variant_;
   Tile tile_;
   Layout layout_;
-  DeviceStencil<T> weights_;
+  DeviceStencil<arithmetic_t<T>> weights_;
   Field<T> u_, u_prev_;
   Subdomain sub_;
   Kokkos::DefaultExecutionSpace compute_;

@@ -12,9 +12,16 @@ namespace wavefd {
 using index_t = std::int64_t;
 using Index3 = std::array<index_t, 3>;
 
-enum class Precision { f32, f64 };
+// The precision a field is stored in. half and bfloat16 store 16 bits and compute in float
+// (include/wavefd/storage_format.hpp); float and double compute in themselves.
+enum class Precision { f32, f64, f16, bf16 };
 
-inline std::string_view to_string(Precision p) { return p == Precision::f32 ? "float" : "double"; }
+inline std::string_view to_string(Precision p) {
+  return p == Precision::f32 ? "float" : p == Precision::f64 ? "double" : p == Precision::f16 ? "half" : "bfloat16";
+}
+// Bytes per stored value.
+inline constexpr int bytes_of(Precision p) { return p == Precision::f64 ? 8 : p == Precision::f32 ? 4 : 2; }
+inline constexpr bool is_16_bit(Precision p) { return p == Precision::f16 || p == Precision::bf16; }
 
 // Axis d (0, 1, 2) as messages name it: x, y, z.
 inline constexpr char axis_name(int d) { return "xyz"[d]; }

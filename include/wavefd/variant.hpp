@@ -2,7 +2,8 @@
 // Kernel variants: each one updates an index box of the two-step scheme
 //   u_prev <- sum_k gamma_k u[. + l_k] - u_prev        (Hamilton eq. 2, u+ overwrites u-)
 // A variant is a small object in a registry (src/kernels/registry.cpp): a name, a supports()
-// predicate and apply() for float and double. Adding a variant = one file + one registry line.
+// predicate and apply() for float and double, and for the 16-bit storage formats where the variant
+// stores them (VariantWith16Bit). Adding a variant = one file + one registry line.
 // Some also take a Tile: the MDRange variants, through BoxTiled (src/kernels/kokkos/box_policy.hpp).
 #include <memory>
 #include <string>
@@ -12,6 +13,7 @@
 #include "wavefd/grid.hpp"
 #include "wavefd/pml_layer.hpp"
 #include "wavefd/stencil.hpp"
+#include "wavefd/storage_format.hpp"
 
 namespace wavefd {
 
@@ -56,14 +58,16 @@ inline constexpr int kMaxTileExtent = 1024;
 Tile parse_tile(const std::string& text, const std::string& what);
 std::string to_string(const Tile& t);  // "default" or "32x4x4"
 
-// Everything a variant needs for one update.
+// Everything a variant needs for one update. T is the stored type (float, double, Half, BFloat16);
+// the update computes in arithmetic_t<T> (float for the 16-bit formats: widen each value read,
+// narrow the result), and the weights are in that arithmetic.
 template <class T>
 struct TwoStepArgs {
   Kokkos::View<const T*> u;     // u^n, read only
   Kokkos::View<T*> u_prev;      // u^{n-1} on entry, u^{n+1} on exit
   Layout layout;
   const Stencil* stencil = nullptr;
-  const DeviceStencil<T>* weights = nullptr;
+  const DeviceStencil<arithmetic_t<T>>* weights = nullptr;
   Kokkos::DefaultExecutionSpace exec{};
   Tile tile{};                  // checked against the variant by TwoStep (Variant::check_tile)
   // The box is updated beside a larger update that holds the GPU for most of its time (an
@@ -122,9 +126,19 @@ class Variant {
   virtual ~Variant() = default;
   virtual std::string name() const = 0;
   virtual std::string description() const = 0;
-  virtual bool supports(const Stencil& s, Precision p) const = 0;
+  // Whether the variant updates this stencil with fields stored in p: supports_stencil(), and for
+  // the 16-bit formats stores_16_bit() too.
+  bool supports(const Stencil& s, Precision p) const {
+    return (!is_16_bit(p) || stores_16_bit()) && supports_stencil(s, p);
+  }
+  virtual bool supports_stencil(const Stencil& s, Precision p) const = 0;
+  // Whether apply() takes fields stored in half and bfloat16 (computing in float).
+  virtual bool stores_16_bit() const { return false; }
   virtual void apply(const TwoStepArgs<float>& a, const Box& box) const = 0;
   virtual void apply(const TwoStepArgs<double>& a, const Box& box) const = 0;
+  // Variants that do not store 16 bits keep these, which throw std::logic_error (supports() said no).
+  virtual void apply(const TwoStepArgs<Half>& a, const Box& box) const;
+  virtual void apply(const TwoStepArgs<BFloat16>& a, const Box& box) const;
   // The offsets this variant reads around each point it updates: the stencil's own unless the
   // kernel also reads neighbours it weights with zero. The halo exchanges exactly the ghost
   // regions these reach, so every ghost a kernel reads holds the value a single rank would have.
@@ -152,6 +166,8 @@ class Variant {
   // Kokkos' own: a Kokkos parallel_for over the rows.
   virtual void touch(Kokkos::View<float*> field, const TwoStepArgs<float>& a, const Box& box) const;
   virtual void touch(Kokkos::View<double*> field, const TwoStepArgs<double>& a, const Box& box) const;
+  virtual void touch(Kokkos::View<Half*> field, const TwoStepArgs<Half>& a, const Box& box) const;
+  virtual void touch(Kokkos::View<BFloat16*> field, const TwoStepArgs<BFloat16>& a, const Box& box) const;
 
   // Tiles. Variants without tunable tiles keep these defaults: no candidates, and only the
   // default tile is accepted.
@@ -179,6 +195,25 @@ class VariantFor : public Variant {
     static_cast<const Derived&>(*this).template run<double>(a, box);
   }
 };
+
+// A VariantFor whose run<T> also takes the 16-bit formats (widening each value it reads to float,
+// narrowing each it stores).
+template <class Derived, class Base = VariantFor<Derived>>
+class VariantWith16Bit : public Base {
+ public:
+  using Base::apply;
+  bool stores_16_bit() const override { return true; }
+  void apply(const TwoStepArgs<Half>& a, const Box& box) const override {
+    static_cast<const Derived&>(*this).template run<Half>(a, box);
+  }
+  void apply(const TwoStepArgs<BFloat16>& a, const Box& box) const override {
+    static_cast<const Derived&>(*this).template run<BFloat16>(a, box);
+  }
+};
+
+// Throws Error "scheme.variant = ..." unless v.supports(s, p): a stencil it does not update, or a
+// 16-bit precision it does not store (naming the variants that do).
+void check_supports(const Variant& v, const Stencil& s, Precision p);
 
 // All registered variants, in registry order.
 const std::vector<std::unique_ptr<Variant>>& variants();

@@ -6,8 +6,9 @@
 // 2 cos(theta) = mu(k) = sum_l gamma_l cos(k.l); after n steps u = cos((n+1) theta) cos(k.x).
 // Rigid: u0 = prod_d sin(k_d (x_d + 1)) with k_d = pi m_d / (N_d + 1) and the same mu; exact under
 // the odd-reflection ghost fill for stencils symmetric in each axis. mu uses the weights as
-// stored (rounded to the working precision), so only arithmetic rounding separates the computed
-// field from the exact one; docs/verification.md derives the tolerance.
+// stored (rounded to the working precision), so only rounding (of the arithmetic, and of each
+// stored value where the fields are stored in 16 bits) separates the computed field from the exact
+// one; docs/verification.md derives the tolerance.
 #include <string>
 #include <vector>
 
@@ -44,8 +45,11 @@ struct EigenmodeResult {
 EigenmodeResult verify_eigenmode(const Stencil& s, const Variant& v, Precision p,
                                  const EigenmodeSpec& spec);
 
-// Tolerance for n steps in precision eps with two-step weights gamma (see docs/verification.md).
+// Tolerance for n steps with two-step weights gamma, computed in a precision of epsilon eps and
+// stored in one of epsilon eps_stored (the same, or coarser: the 16-bit formats computed in float;
+// see docs/verification.md).
 double eigenmode_tolerance(double eps, const std::vector<double>& gamma, int steps);
+double eigenmode_tolerance(double eps, double eps_stored, const std::vector<double>& gamma, int steps);
 
 // The stencils every variant is verified on: star M = 1..8, compact R in {1,2,3,5,8,13},
 // box q in {(1,1,1),(2,2,2)}. `quick` keeps one or two of each family.

@@ -53,8 +53,9 @@ int InfoCommand::execute() {
 #endif
   std::printf("variants:\n");
   for (const auto& v : variants())
-    std::printf("  %-18s %s%s\n", v->name().c_str(), v->description().c_str(),
-                v->writes_ghost_images() ? " [writes ghost images]" : "");
+    std::printf("  %-18s %s%s%s\n", v->name().c_str(), v->description().c_str(),
+                v->writes_ghost_images() ? " [writes ghost images]" : "",
+                v->stores_16_bit() ? " [stores half, bfloat16]" : "");
   return 0;
 }
 

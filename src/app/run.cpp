@@ -76,8 +76,8 @@ RunResult run_scheme(const Stencil& s, const SchemeSpec& spec, const KernelChoic
   TwoStep<T> engine(s, spec, *kernel.variant, kernel.tile);
   const Layout l = engine.layout();
   const Index3 N = spec.domain.global, off = engine.domain().offset;
-  Kokkos::deep_copy(engine.u().data, std::numeric_limits<T>::quiet_NaN());  // ghosts/padding: poison
-  Kokkos::deep_copy(engine.u_prev().data, std::numeric_limits<T>::quiet_NaN());
+  Kokkos::deep_copy(engine.u().data, poison<T>());  // ghosts/padding: poison
+  Kokkos::deep_copy(engine.u_prev().data, poison<T>());
   using Policy = Kokkos::MDRangePolicy<Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                                        Kokkos::IndexType<index_t>>;
   const Policy interior({0, 0, 0}, {l.n[0], l.n[1], l.n[2]});
@@ -201,8 +201,7 @@ int RunCommand::execute() {
       throw Error("scheme.steps = " + std::to_string(c.steps) + " is outside steps >= 1; accepted: time steps, >= 1");
     if (c.init != "pulse" && c.init != "mode")
       throw Error("scheme.init = '" + c.init + "' is unknown; accepted: pulse, mode");
-    const double largest = precision == Precision::f32 ? std::numeric_limits<float>::max()
-                                                       : std::numeric_limits<double>::max();
+    const double largest = largest_finite(precision);
     if (!(c.amplitude > 0 && c.amplitude <= largest))
       throw Error("scheme.amplitude = " + format_number(c.amplitude) + " is outside 0 < a <= " +
                   format_number(largest) + "; accepted: a peak above 0, at most the largest " + c.precision);
@@ -241,7 +240,7 @@ int RunCommand::execute() {
   });
   agree([&] {  // collective, so only once every rank got this far
     if (spec.parallel.transport == Transport::nccl) check_one_rank_per_device("parallel.transport = 'nccl'");
-    check_memory(two_step_bytes(local, s.radius, c.pad, precision == Precision::f32 ? 4 : 8),
+    check_memory(two_step_bytes(local, s.radius, c.pad, bytes_of(precision)),
                  "grid.n = " + to_string(Index3{c.n[0], c.n[1], c.n[2]}) + " over " + std::to_string(ranks) +
                      (ranks == 1 ? " rank" : " ranks"),
                  "two " + c.precision + " fields of " + to_string(local) + " points with halos");
@@ -268,11 +267,12 @@ int RunCommand::execute() {
                 nccl_version().c_str());
     std::fflush(stdout);
   }
-  const RunResult r = precision == Precision::f32 ? run_scheme<float>(s, spec, kernel, c, progress)
-                                                  : run_scheme<double>(s, spec, kernel, c, progress);
+  const RunResult r = with_precision(precision, [&]<class T>(std::type_identity<T>) {
+    return run_scheme<T>(s, spec, kernel, c, progress);
+  });
   const double seconds = max_over_ranks(r.seconds);  // the run is as slow as its slowest rank
   const double updates = points * double(r.steps);
-  const double bytes_per_point = 3.0 * (precision == Precision::f32 ? 4 : 8);
+  const double bytes_per_point = 3.0 * bytes_of(precision);
   const double ctpn_ns = seconds / updates * 1e9;
   const double gpts = updates / seconds / 1e9;
   const double gbs = gpts * bytes_per_point;

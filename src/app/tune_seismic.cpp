@@ -164,7 +164,9 @@ int TuneCommand::tune_seismic() {
   // The deck's precision unless --precision names others.
   const std::vector<std::string> tuned = sub->count("--precision") > 0 ? precisions : std::vector<std::string>{d.precision};
   with_flag_names([&] {
-    for (const auto& pname : tuned) parse_precision(pname);
+    for (const auto& pname : tuned)
+      if (is_16_bit(parse_precision(pname)))
+        throw Error("--precision = '" + pname + "' with --seismic; accepted: float, double (the seismic model stores those)");
   });
   for (const auto& pname : tuned) {
     const Precision p = parse_precision(pname);

@@ -17,8 +17,8 @@ VariantTiming time_in(const Stencil& s, const Variant& v, const Tile& tile, cons
   spec.courant = 0.9 * s.max_courant;
   spec.parallel = par;
   TwoStep<T> engine(s, spec, v, tile);
-  Kokkos::deep_copy(engine.u().data, T(0.5));
-  Kokkos::deep_copy(engine.u_prev().data, T(0.25));
+  Kokkos::deep_copy(engine.u().data, T(0.5f));
+  Kokkos::deep_copy(engine.u_prev().data, T(0.25f));
   auto per_step = [steps](Stats st) {
     st.mean /= steps, st.sd /= steps, st.min /= steps, st.max /= steps;
     return st;
@@ -92,8 +92,9 @@ EigenmodeResult verify_before_timing(const Stencil& s, const Variant& v, const T
 
 VariantTiming time_variant(const Stencil& s, const Variant& v, const Tile& tile, Precision p, const Index3& n,
                            int steps, int warmup, int reps, const ParallelSpec& par) {
-  return p == Precision::f32 ? time_in<float>(s, v, tile, n, steps, warmup, reps, par)
-                             : time_in<double>(s, v, tile, n, steps, warmup, reps, par);
+  return with_precision(p, [&]<class T>(std::type_identity<T>) {
+    return time_in<T>(s, v, tile, n, steps, warmup, reps, par);
+  });
 }
 
 TileSelection::TileSelection(const std::string& text, const std::string& what) : what_(what), all_(text == "all") {

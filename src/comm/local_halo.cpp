@@ -46,5 +46,7 @@ std::unique_ptr<Halo<T>> make_local_halo(Boundary b, const Kokkos::DefaultExecut
 using Early = std::optional<Kokkos::DefaultExecutionSpace>;
 template std::unique_ptr<Halo<float>> make_local_halo<float>(Boundary, const Kokkos::DefaultExecutionSpace&, Early);
 template std::unique_ptr<Halo<double>> make_local_halo<double>(Boundary, const Kokkos::DefaultExecutionSpace&, Early);
+template std::unique_ptr<Halo<Half>> make_local_halo<Half>(Boundary, const Kokkos::DefaultExecutionSpace&, Early);
+template std::unique_ptr<Halo<BFloat16>> make_local_halo<BFloat16>(Boundary, const Kokkos::DefaultExecutionSpace&, Early);
 
 }  // namespace wavefd

@@ -34,5 +34,7 @@ std::unique_ptr<Halo<T>> make_mpi_gpu_halo(const HaloSpec& spec) {
 
 template std::unique_ptr<Halo<float>> make_mpi_gpu_halo<float>(const HaloSpec&);
 template std::unique_ptr<Halo<double>> make_mpi_gpu_halo<double>(const HaloSpec&);
+template std::unique_ptr<Halo<Half>> make_mpi_gpu_halo<Half>(const HaloSpec&);
+template std::unique_ptr<Halo<BFloat16>> make_mpi_gpu_halo<BFloat16>(const HaloSpec&);
 
 }  // namespace wavefd::comm

@@ -243,5 +243,7 @@ std::unique_ptr<Halo<T>> make_mpi_halo(const HaloSpec& spec) {
 
 template std::unique_ptr<Halo<float>> make_mpi_halo<float>(const HaloSpec&);
 template std::unique_ptr<Halo<double>> make_mpi_halo<double>(const HaloSpec&);
+template std::unique_ptr<Halo<Half>> make_mpi_halo<Half>(const HaloSpec&);
+template std::unique_ptr<Halo<BFloat16>> make_mpi_halo<BFloat16>(const HaloSpec&);
 
 }  // namespace wavefd::comm

@@ -39,6 +39,8 @@ std::unique_ptr<Halo<T>> make_nccl_halo(const HaloSpec& spec) {
 
 template std::unique_ptr<Halo<float>> make_nccl_halo<float>(const HaloSpec&);
 template std::unique_ptr<Halo<double>> make_nccl_halo<double>(const HaloSpec&);
+template std::unique_ptr<Halo<Half>> make_nccl_halo<Half>(const HaloSpec&);
+template std::unique_ptr<Halo<BFloat16>> make_nccl_halo<BFloat16>(const HaloSpec&);
 
 }  // namespace comm
 }  // namespace wavefd

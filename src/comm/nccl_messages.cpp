@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "wavefd/storage_format.hpp"
+
 namespace wavefd::comm {
 
 namespace {
@@ -19,7 +21,7 @@ void nccl_check(ncclResult_t rc, const char* call) {
 
 template <class T>
 constexpr ncclDataType_t nccl_type() {
-  return sizeof(T) == 4 ? ncclFloat : ncclDouble;
+  return sizeof(T) == 8 ? ncclDouble : sizeof(T) == 4 ? ncclFloat : ncclFloat16;  // 16 bits: as their bits
 }
 
 using Communicator = std::shared_ptr<std::remove_pointer_t<ncclComm_t>>;
@@ -78,5 +80,7 @@ void NcclMessages::post(const std::vector<Wire<T>>& wires, cudaStream_t stream) 
 
 template void NcclMessages::post<float>(const std::vector<Wire<float>>&, cudaStream_t);
 template void NcclMessages::post<double>(const std::vector<Wire<double>>&, cudaStream_t);
+template void NcclMessages::post<Half>(const std::vector<Wire<Half>>&, cudaStream_t);
+template void NcclMessages::post<BFloat16>(const std::vector<Wire<BFloat16>>&, cudaStream_t);
 
 }  // namespace wavefd::comm

@@ -94,5 +94,7 @@ std::unique_ptr<Halo<T>> make_peer_halo(const HaloSpec& spec) {
 
 template std::unique_ptr<Halo<float>> make_peer_halo<float>(const HaloSpec&);
 template std::unique_ptr<Halo<double>> make_peer_halo<double>(const HaloSpec&);
+template std::unique_ptr<Halo<Half>> make_peer_halo<Half>(const HaloSpec&);
+template std::unique_ptr<Halo<BFloat16>> make_peer_halo<BFloat16>(const HaloSpec&);
 
 }  // namespace wavefd::comm

@@ -47,5 +47,7 @@ std::unique_ptr<Halo<T>> make_halo(const HaloSpec& spec) {
 
 template std::unique_ptr<Halo<float>> make_halo<float>(const HaloSpec&);
 template std::unique_ptr<Halo<double>> make_halo<double>(const HaloSpec&);
+template std::unique_ptr<Halo<Half>> make_halo<Half>(const HaloSpec&);
+template std::unique_ptr<Halo<BFloat16>> make_halo<BFloat16>(const HaloSpec&);
 
 }  // namespace wavefd

@@ -1,5 +1,8 @@
 // Variant::touch's default: zeros over whole pitches of the box's rows, by a Kokkos loop over the
-// rows (the partition of variants whose threads Kokkos assigns).
+// rows (the partition of variants whose threads Kokkos assigns). And apply()'s for the 16-bit
+// formats, for variants that do not store them.
+#include <stdexcept>
+
 #include "wavefd/variant.hpp"
 
 namespace wavefd {
@@ -20,6 +23,19 @@ void Variant::touch(Kokkos::View<float*> field, const TwoStepArgs<float>& a, con
 }
 void Variant::touch(Kokkos::View<double*> field, const TwoStepArgs<double>& a, const Box& box) const {
   touch_rows(field, a.layout, box);
+}
+void Variant::touch(Kokkos::View<Half*> field, const TwoStepArgs<Half>& a, const Box& box) const {
+  touch_rows(field, a.layout, box);
+}
+void Variant::touch(Kokkos::View<BFloat16*> field, const TwoStepArgs<BFloat16>& a, const Box& box) const {
+  touch_rows(field, a.layout, box);
+}
+
+void Variant::apply(const TwoStepArgs<Half>&, const Box&) const {
+  throw std::logic_error(name() + " does not store half (Variant::supports)");
+}
+void Variant::apply(const TwoStepArgs<BFloat16>&, const Box&) const {
+  throw std::logic_error(name() + " does not store bfloat16 (Variant::supports)");
 }
 
 }  // namespace wavefd

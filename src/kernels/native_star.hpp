@@ -9,11 +9,13 @@
 
 #include "wavefd/ghost_images.hpp"
 #include "wavefd/pml_layer.hpp"
+#include "wavefd/storage_format.hpp"
 
 namespace wavefd::native {
 
 inline constexpr int kMaxStarRadius = 8;
 
+// T: the stored type (float, double, Half, BFloat16); the weights are in its arithmetic.
 template <class T>
 struct StarArgs {
   const T* u = nullptr;     // u^n, flat array with x contiguous
@@ -24,7 +26,7 @@ struct StarArgs {
   std::int64_t alloc = 0;   // elements in each array (for kernels that describe it as a tensor)
   int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};  // box to update, interior coordinates
   int radius = 1;
-  T c[kMaxStarRadius + 1] = {};              // c[0] centre weight, c[m] axis weight at distance m
+  arithmetic_t<T> c[kMaxStarRadius + 1] = {};  // c[0] centre weight, c[m] axis weight at distance m
   int rows = 0;             // tile height in rows (one per thread row; 0: the kernel's default)
   int z_chunk = 0;          // planes per block along z (0: automatic)
   bool beside_larger_update = false;  // TwoStepArgs::beside_larger_update

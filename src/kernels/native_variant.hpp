@@ -23,7 +23,7 @@ native::StarArgs<T> native_star_args(const TwoStepArgs<T>& a, const Box& box, vo
   n.alloc = a.layout.alloc;
   for (int d = 0; d < 3; ++d) n.lo[d] = int(box.lo[d]), n.hi[d] = int(box.hi[d]);
   n.radius = a.weights->radius;
-  const std::vector<T> c = star_axis_weights(*a.weights);
+  const auto c = star_axis_weights(*a.weights);
   for (int m = 0; m <= n.radius; ++m) n.c[m] = c[m];
   n.rows = a.tile.y;
   n.z_chunk = a.tile.z;
@@ -45,7 +45,7 @@ inline bool native_star_supports(const Stencil& s) {
 template <class Derived>
 class NativeStarVariant : public VariantFor<Derived> {
  public:
-  bool supports(const Stencil& s, Precision) const override { return native_star_supports(s); }
+  bool supports_stencil(const Stencil& s, Precision) const override { return native_star_supports(s); }
   bool takes_coefficient() const override { return true; }
   bool native() const override { return true; }
   std::vector<Tile> tile_candidates(const Stencil&, Precision) const override {
@@ -87,6 +87,10 @@ class RowTiled : public VariantFor<Derived> {
  public:
   void touch(Kokkos::View<float*> f, const TwoStepArgs<float>& a, const Box& b) const override { touch_items(f, a, b); }
   void touch(Kokkos::View<double*> f, const TwoStepArgs<double>& a, const Box& b) const override { touch_items(f, a, b); }
+  void touch(Kokkos::View<Half*> f, const TwoStepArgs<Half>& a, const Box& b) const override { touch_items(f, a, b); }
+  void touch(Kokkos::View<BFloat16*> f, const TwoStepArgs<BFloat16>& a, const Box& b) const override {
+    touch_items(f, a, b);
+  }
   template <class T>
   static void touch_items(Kokkos::View<T*> field, const TwoStepArgs<T>& a, const Box& box) {
     if (box.empty()) return;
@@ -118,7 +122,7 @@ class RowTiled : public VariantFor<Derived> {
 template <class Derived>
 class RowsStarVariant : public RowTiled<Derived> {
  public:
-  bool supports(const Stencil& s, Precision) const override { return native_star_supports(s); }
+  bool supports_stencil(const Stencil& s, Precision) const override { return native_star_supports(s); }
   bool takes_coefficient() const override { return true; }
   bool native() const override { return true; }
   bool writes_ghost_images() const override { return true; }

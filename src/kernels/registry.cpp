@@ -98,16 +98,26 @@ const Variant* preferred_variant(const Stencil& s, Precision p, bool coefficient
   return nullptr;
 }
 
+void check_supports(const Variant& v, const Stencil& s, Precision p) {
+  if (v.supports(s, p)) return;
+  const std::string precision(to_string(p));
+  if (!v.supports_stencil(s, p))
+    throw Error("scheme.variant = '" + v.name() + "' does not support " + s.name + " in " + precision);
+  std::string storing;
+  for (const auto& w : variants())
+    if (w->supports(s, p)) storing += (storing.empty() ? "" : ", ") + w->name();
+  throw Error("scheme.variant = '" + v.name() + "' does not store " + precision + "; accepted: a variant that does (" +
+              (storing.empty() ? "none in this build for " + s.name : storing) + ")");
+}
+
 const Variant& select_variant(const std::string& name, const Stencil& s, Precision p) {
   if (name == "auto") {
     if (const Variant* v = preferred_variant(s, p, false)) return *v;
-    throw Error("no registered variant supports " + s.name);
+    throw Error("no registered variant supports " + s.name + " in " + std::string(to_string(p)));
   }
   for (const auto& v : variants()) {
     if (v->name() == name) {
-      if (!v->supports(s, p))
-        throw Error("scheme.variant = '" + name + "' does not support " + s.name + " in " +
-                    std::string(to_string(p)));
+      check_supports(*v, s, p);
       return *v;
     }
   }

@@ -131,8 +131,7 @@ template <class T>
 TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, const Tile& tile)
     : stencil_(s), spec_(spec), variant_(&v), tile_(tile) {
   check_courant(s, spec.courant);
-  if (!v.supports(s, sizeof(T) == 4 ? Precision::f32 : Precision::f64))
-    throw Error("scheme.variant = '" + v.name() + "' does not support " + s.name);
+  check_supports(v, s, precision_of<T>);
   v.check_tile(tile, "scheme.tile");
   const ParallelSpec& par = spec.parallel;
   const int ranks = int(par.rank_grid[0] * par.rank_grid[1] * par.rank_grid[2]);
@@ -151,7 +150,7 @@ TwoStep<T>::TwoStep(const Stencil& s, const SchemeSpec& spec, const Variant& v, 
   if (separate_instances_) halo_instance_ = std::make_unique<HaloInstance>(compute_);
   halo_exec_ = separate_instances_ ? halo_instance_->exec() : compute_;
 
-  weights_ = make_device_stencil<T>(s, spec.courant, layout_);
+  weights_ = make_device_stencil<arithmetic_t<T>>(s, spec.courant, layout_);
   u_ = make_field<T>("wavefd::u", layout_);
   u_prev_ = make_field<T>("wavefd::u_prev", layout_);
   // Zero, by first touch from the threads that will update each row (Variant::touch): on CPUs
@@ -270,5 +269,7 @@ void TwoStep<T>::update_interior() {
 
 template class TwoStep<float>;
 template class TwoStep<double>;
+template class TwoStep<Half>;
+template class TwoStep<BFloat16>;
 
 }  // namespace wavefd

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -8,16 +9,23 @@
 namespace wavefd {
 
 double eigenmode_tolerance(double eps, const std::vector<double>& gamma, int steps) {
+  return eigenmode_tolerance(eps, eps, gamma, steps);
+}
+
+double eigenmode_tolerance(double eps, double eps_stored, const std::vector<double>& gamma, int steps) {
   // One step's rounding: a (K+1)-term sum with coefficients S = sum|gamma| + 1 on |u| <= 1 has an
   // error of about eps * S * sqrt(K+1) (random-walk growth of rounding errors, Higham sec. 2.8).
   // An error r injected at step j is carried by the recurrence e+ = mu e - e- as
   // r sin((n-j) theta') / sin(theta'), at most (n-j) r for any mode theta', so n steps accumulate
   // at most r n (n+1) / 2. The initial fields carry eps/2 each, which grows at most like (n+1).
+  // Fields stored in a coarser format add the rounding of each stored value, |u| <= 1 (the mode's
+  // amplitude): eps_stored / 2 per step, and eps_stored / 2 on each initial field.
   double S = 1;
   for (double g : gamma) S += std::abs(g);
   const double n = steps;
-  const double per_step = eps * S * std::sqrt(double(gamma.size()) + 1);
-  return per_step * n * (n + 1) / 2 + eps * (n + 1);
+  const double store = eps_stored > eps ? eps_stored / 2 : 0;  // the sum's own rounding covers it otherwise
+  const double per_step = eps * S * std::sqrt(double(gamma.size()) + 1) + store;
+  return per_step * n * (n + 1) / 2 + std::max(eps, eps_stored) * (n + 1);
 }
 
 namespace {
@@ -65,15 +73,15 @@ EigenmodeResult run_eigenmode(const Stencil& s, const Variant& v, const Eigenmod
   std::vector<double> gamma_ref = engine.weights().host_gamma;
   if (spec.reference_scale != 1.0) {
     gamma_ref = s.two_step_weights(scheme.courant * spec.reference_scale);
-    for (auto& g : gamma_ref) g = double(static_cast<T>(g));
+    for (auto& g : gamma_ref) g = double(static_cast<arithmetic_t<T>>(g));
   }
   r.mu = mu_of(gamma_ref);
   r.theta = std::acos(std::clamp(r.mu / 2, -1.0, 1.0));
-  r.tolerance = eigenmode_tolerance(std::numeric_limits<T>::epsilon(), engine.weights().host_gamma,
-                                    spec.steps);
+  r.tolerance = eigenmode_tolerance(epsilon_of(precision_of<arithmetic_t<T>>), epsilon_of(precision_of<T>),
+                                    engine.weights().host_gamma, spec.steps);
 
   // Poison everything (ghosts and padding included), then set the interior.
-  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const T nan = poison<T>();
   Kokkos::deep_copy(engine.u().data, nan);
   Kokkos::deep_copy(engine.u_prev().data, nan);
   auto u = engine.u().data;
@@ -125,7 +133,7 @@ EigenmodeResult run_eigenmode(const Stencil& s, const Variant& v, const Eigenmod
 
 EigenmodeResult verify_eigenmode(const Stencil& s, const Variant& v, Precision p,
                                  const EigenmodeSpec& spec) {
-  return p == Precision::f32 ? run_eigenmode<float>(s, v, spec) : run_eigenmode<double>(s, v, spec);
+  return with_precision(p, [&]<class T>(std::type_identity<T>) { return run_eigenmode<T>(s, v, spec); });
 }
 
 std::vector<Stencil> verification_stencils(bool quick) {

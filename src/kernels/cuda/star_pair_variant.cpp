@@ -18,7 +18,7 @@ class CudaStarPair final : public NativeStarVariant<CudaStarPair> {
            "blocking; the seismic inner box's pairs, scheme.pairs), 2.5-D z streaming, the first step's tile in a "
            "shared-memory ring of planes; a single step is cuda-star-tma's";
   }
-  bool supports(const Stencil& s, Precision) const override {
+  bool supports_stencil(const Stencil& s, Precision) const override {
     return native_star_supports(s) && s.radius <= cuda::kMaxPairRadius;
   }
   bool fuses_pairs(const Stencil& s, Precision p) const override { return supports(s, p); }

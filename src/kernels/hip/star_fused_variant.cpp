@@ -14,7 +14,7 @@ class HipStarFused final : public VariantFor<HipStarFused> {
     return "native HIP, star M=1..8: fused xyz (AMD), z sliding window, y rows in LDS, 16-byte loads, "
            "nontemporal stores";
   }
-  bool supports(const Stencil& s, Precision) const override { return native_star_supports(s); }
+  bool supports_stencil(const Stencil& s, Precision) const override { return native_star_supports(s); }
   bool takes_coefficient() const override { return true; }
   bool native() const override { return true; }
 

@@ -55,5 +55,9 @@ template void star_host<float>(const native::StarArgs<float>&);
 template void star_host<double>(const native::StarArgs<double>&);
 template void star_host_touch<float>(const native::StarArgs<float>&, float*);
 template void star_host_touch<double>(const native::StarArgs<double>&, double*);
+template void star_host<Half>(const native::StarArgs<Half>&);
+template void star_host<BFloat16>(const native::StarArgs<BFloat16>&);
+template void star_host_touch<Half>(const native::StarArgs<Half>&, Half*);
+template void star_host_touch<BFloat16>(const native::StarArgs<BFloat16>&, BFloat16*);
 
 }  // namespace wavefd::host

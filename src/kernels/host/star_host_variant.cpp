@@ -1,5 +1,5 @@
 // host-star: the native host kernel (star_host.cpp) as a registry variant, registered on host
-// builds. Its tile is 1 x rows per block x 1.
+// builds. Its tile is 1 x rows per block x 1. Stores every precision, the 16-bit ones included.
 #include <string>
 
 #include "kernels/native_variant.hpp"
@@ -8,7 +8,7 @@
 namespace wavefd::kernels {
 namespace {
 
-class HostStar final : public RowsStarVariant<HostStar> {
+class HostStar final : public VariantWith16Bit<HostStar, RowsStarVariant<HostStar>> {
  public:
   std::string name() const override { return "host-star"; }
   std::string description() const override {
@@ -20,10 +20,16 @@ class HostStar final : public RowsStarVariant<HostStar> {
   void run(const TwoStepArgs<T>& a, const Box& box) const {
     if (!box.empty()) host::star_host(native_star_args(a, box, nullptr));
   }
-  void touch(Kokkos::View<float*> f, const TwoStepArgs<float>& a, const Box& b) const override {
-    host::star_host_touch(native_star_args(a, b, nullptr), f.data());
+  void touch(Kokkos::View<float*> f, const TwoStepArgs<float>& a, const Box& b) const override { touch_rows(f, a, b); }
+  void touch(Kokkos::View<double*> f, const TwoStepArgs<double>& a, const Box& b) const override { touch_rows(f, a, b); }
+  void touch(Kokkos::View<Half*> f, const TwoStepArgs<Half>& a, const Box& b) const override { touch_rows(f, a, b); }
+  void touch(Kokkos::View<BFloat16*> f, const TwoStepArgs<BFloat16>& a, const Box& b) const override {
+    touch_rows(f, a, b);
   }
-  void touch(Kokkos::View<double*> f, const TwoStepArgs<double>& a, const Box& b) const override {
+
+ private:
+  template <class T>
+  static void touch_rows(Kokkos::View<T*> f, const TwoStepArgs<T>& a, const Box& b) {
     host::star_host_touch(native_star_args(a, b, nullptr), f.data());
   }
 };

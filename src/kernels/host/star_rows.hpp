@@ -7,10 +7,12 @@
 // restrict pointers with every neighbour at a fixed offset. The arithmetic is the Kokkos and
 // native kernels' own, in their order (per distance m: ((x pair) + (y pair)) + (z pair), through
 // fused()), so the seismic engine gets the same bits from it. Where the ghost images are active,
-// each row stores its images while it is in cache.
+// each row stores its images while it is in cache. T is the stored type: the 16-bit formats are
+// widened to float as read and narrowed as stored (storage_format.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "kernels/fused.hpp"
@@ -21,9 +23,10 @@ namespace wavefd::host {
 
 template <class T, int R, bool Coef>
 struct StarRows {
+  using A = arithmetic_t<T>;
   native::StarArgs<T> a;
   RowBlocks blocks;  // the work items
-  T c[R + 1] = {};
+  A c[R + 1] = {};
 
   StarRows(const native::StarArgs<T>& args, int threads) : a(args) {
     // Ghost images row by row (GhostImages::store_row), which needs the box's rows whole.
@@ -51,7 +54,7 @@ struct StarRows {
   // loop; docs/performance.md). The same operations per point in the same order: the same bits as
   // update_points().
   static constexpr int kLanes = 64;
-  static constexpr bool kRuns = sizeof(T) == 4 && R >= 6;
+  static constexpr bool kRuns = std::is_same_v<A, float> && R >= 6;
 
   void update_row(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ vp, int nx) const {
     int i = 0;
@@ -61,24 +64,24 @@ struct StarRows {
   }
 
   void update_run(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ vp) const {
-    T sum[kLanes];
+    A sum[kLanes];
 #ifdef _OPENMP
 #pragma omp simd
 #endif
-    for (int l = 0; l < kLanes; ++l) sum[l] = Coef ? c[0] * in[l] : c[0] * in[l] - out[l];
+    for (int l = 0; l < kLanes; ++l) sum[l] = Coef ? c[0] * widen(in[l]) : c[0] * widen(in[l]) - widen(out[l]);
     [&]<int... Ms>(std::integer_sequence<int, Ms...>) {
       (add_distance<Ms + 1>(in, sum), ...);
     }(std::make_integer_sequence<int, R>{});
 #ifdef _OPENMP
 #pragma omp simd
 #endif
-    for (int l = 0; l < kLanes; ++l) out[l] = Coef ? kernels::coefficient_update(in[l], sum[l], vp[l], out[l]) : sum[l];
+    for (int l = 0; l < kLanes; ++l) out[l] = stored(in[l], sum[l], Coef ? vp[l] : T{}, out[l]);
   }
 
   template <int M>
-  void add_distance(const T* __restrict__ in, T* __restrict__ sum) const {
+  void add_distance(const T* __restrict__ in, A* __restrict__ sum) const {
     const std::int64_t sy = a.sy, sz = a.sz;
-    const T cm = c[M];
+    const A cm = c[M];
 #ifdef _OPENMP
 #pragma omp simd
 #endif
@@ -87,8 +90,14 @@ struct StarRows {
 
   // The 6 neighbours at distance M of *p, summed in the kernels' order: ((x pair) + (y pair)) + (z pair).
   template <int M>
-  static T axis_pairs(const T* p, std::int64_t sy, std::int64_t sz) {
-    return ((p[-M] + p[M]) + (p[-M * sy] + p[M * sy])) + (p[-M * sz] + p[M * sz]);
+  static A axis_pairs(const T* p, std::int64_t sy, std::int64_t sz) {
+    return ((widen(p[-M]) + widen(p[M])) + (widen(p[-M * sy]) + widen(p[M * sy]))) +
+           (widen(p[-M * sz]) + widen(p[M * sz]));
+  }
+
+  // The value stored for a point: the sum itself, or the coefficient's update with it; narrowed.
+  static T stored(T centre, A sum, T vp, T old) {
+    return narrow<T>(Coef ? kernels::coefficient_update(widen(centre), sum, widen(vp), widen(old)) : sum);
   }
 
   void update_points(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ vp, int nx) const {
@@ -97,12 +106,12 @@ struct StarRows {
 #pragma omp simd
 #endif
     for (int i = 0; i < nx; ++i) {
-      T sum = Coef ? c[0] * in[i] : c[0] * in[i] - out[i];
+      A sum = Coef ? c[0] * widen(in[i]) : c[0] * widen(in[i]) - widen(out[i]);
       // m = 1..R written out (a loop over m was left rolled for R >= 6, and not vectorised)
       [&]<int... Ms>(std::integer_sequence<int, Ms...>) {
         ((sum = kernels::fused(c[Ms + 1], axis_pairs<Ms + 1>(in + i, sy, sz), sum)), ...);
       }(std::make_integer_sequence<int, R>{});
-      out[i] = Coef ? kernels::coefficient_update(in[i], sum, vp[i], out[i]) : sum;
+      out[i] = stored(in[i], sum, Coef ? vp[i] : T{}, out[i]);
     }
   }
 };

@@ -73,7 +73,7 @@ class KkSpmv final : public VariantFor<KkSpmv> {
   std::string description() const override {
     return "Kokkos Kernels: stencil assembled as a CRS matrix, KokkosSparse::spmv, then t - u_prev";
   }
-  bool supports(const Stencil&, Precision) const override { return true; }
+  bool supports_stencil(const Stencil&, Precision) const override { return true; }
 
   template <class T>
   void run(const TwoStepArgs<T>& a, const Box& box) const {

@@ -30,7 +30,7 @@ class MdrangeGeneral final : public BoxTiled<VariantFor<MdrangeGeneral>> {
   std::string description() const override {
     return "Kokkos MDRange, any stencil: loop over the offset list (Hamilton KernelA)";
   }
-  bool supports(const Stencil&, Precision) const override { return true; }
+  bool supports_stencil(const Stencil&, Precision) const override { return true; }
   bool writes_ghost_images() const override { return true; }
 
   template <class T>

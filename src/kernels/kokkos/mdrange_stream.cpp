@@ -120,7 +120,7 @@ class MdrangeStream final : public RadiusVariantFor<MdrangeStream, kMaxRadius> {
     return "Kokkos MDRange over (x pack, y, z-chunk), star M=1..8: z streaming with a register window, "
            "16-byte packs, in-plane neighbours through L1";
   }
-  bool supports(const Stencil& s, Precision) const override {
+  bool supports_stencil(const Stencil& s, Precision) const override {
     return star_within_radius(s);
   }
   bool takes_coefficient() const override { return true; }

@@ -137,7 +137,7 @@ class PlaneStreamVariant final : public RadiusVariantFor<PlaneStreamVariant, kMa
     return "Kokkos MDRange over (x, y, z-chunk), any z-symmetric stencil with radius <= 6: z streaming, "
            "in-plane class sums shared across shells and planes";
   }
-  bool supports(const Stencil& s, Precision) const override {
+  bool supports_stencil(const Stencil& s, Precision) const override {
     if (s.radius < 1 || s.radius > kMaxRadius) return false;
     for (std::size_t a = 0; a < s.size(); ++a) {  // symmetric in z: (x, y, -z) has the same weight
       bool mirrored = false;

@@ -150,7 +150,7 @@ class RowsGeneral final : public RowTiled<RowsGeneral> {
     return "Kokkos RangePolicy over blocks of rows (host builds), any stencil up to radius " + std::to_string(kMaxReach) +
            ": rows with the same x weights summed first, then weighted along x, each pass a vectorised x loop";
   }
-  bool supports(const Stencil& s, Precision) const override { return s.radius <= kMaxReach; }
+  bool supports_stencil(const Stencil& s, Precision) const override { return s.radius <= kMaxReach; }
 
   template <class T>
   void run(const TwoStepArgs<T>& a, const Box& box) const {

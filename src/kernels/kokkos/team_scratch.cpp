@@ -128,7 +128,7 @@ class TeamScratch final : public RadiusVariantFor<TeamScratch, kMaxRadius> {
   std::string description() const override {
     return "Kokkos TeamPolicy, star M=1..8: 3-D blocks with their x/y/z halo in team scratch, one barrier";
   }
-  bool supports(const Stencil& s, Precision) const override {
+  bool supports_stencil(const Stencil& s, Precision) const override {
     return star_within_radius(s);
   }
 

@@ -82,7 +82,7 @@ class TeamSemi final : public RadiusVariantFor<TeamSemi, kMaxRadius> {
   std::string description() const override {
     return "Kokkos TeamPolicy, star M=1..8: xy tile in team scratch, semi-stencil partial sums along z";
   }
-  bool supports(const Stencil& s, Precision) const override {
+  bool supports_stencil(const Stencil& s, Precision) const override {
     return star_within_radius(s);
   }
 

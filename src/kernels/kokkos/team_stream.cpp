@@ -88,7 +88,7 @@ class TeamStream final : public RadiusVariantFor<TeamStream, kMaxRadius> {
   std::string description() const override {
     return "Kokkos TeamPolicy, star M=1..8: 2.5-D z streaming, register window in z, xy tile in team scratch";
   }
-  bool supports(const Stencil& s, Precision) const override {
+  bool supports_stencil(const Stencil& s, Precision) const override {
     return star_within_radius(s);
   }
 

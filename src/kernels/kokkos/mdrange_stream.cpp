@@ -7,7 +7,8 @@
 // lines, which hit L1/L2, so DRAM sees each value about once, and no barriers are needed. The next
 // plane's leading value and u- are loaded before the current plane's arithmetic so that their
 // latency overlaps it. With a variable coefficient (the seismic inner box) it streams that field
-// along with u-.
+// along with u-. Fields stored in 16 bits move as packs of 8 and are widened to float as they are
+// read (the window keeps them stored, half the registers of widened ones).
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -31,12 +32,13 @@ constexpr int kMaxRadius = 8;
 template <class T, int R, int V, int Depth, bool Coef>
 struct StreamStar {
   using P = Pack<T, V>;
+  using A = arithmetic_t<T>;
   static constexpr int XL = (R + V - 1) / V * V;  // x halo read on each side, whole packs
 
   const T* u;
   T* u_prev;
   const T* coef;  // Coef only
-  Kokkos::Array<T, R + 1> c;
+  Kokkos::Array<A, R + 1> c;
   Layout l;
   Box box;
   index_t z_chunk;
@@ -70,23 +72,27 @@ struct StreamStar {
         prev[Depth - 1] = load(u_prev + p + Depth * sz);
         if constexpr (Coef) vp[Depth - 1] = load(coef + p + Depth * sz);
       }
-      T row[2 * XL + V];  // u(x - XL .. x + V - 1 + XL, j, z); the centre pack is w[R]
+      A row[2 * XL + V];  // u(x - XL .. x + V - 1 + XL, j, z); the centre pack is w[R]
       for (int n = 0; n < XL / V; ++n) {
         const P left = load(u + p - XL + n * V), right = load(u + p + V + n * V);
-        for (int v = 0; v < V; ++v) row[n * V + v] = left.v[v], row[XL + V + n * V + v] = right.v[v];
+        for (int v = 0; v < V; ++v) row[n * V + v] = widen(left.v[v]), row[XL + V + n * V + v] = widen(right.v[v]);
       }
-      for (int v = 0; v < V; ++v) row[XL + v] = w[R].v[v];
-      P out;
-      for (int v = 0; v < V; ++v) out.v[v] = Coef ? c[0] * w[R].v[v] : c[0] * w[R].v[v] - cur_prev.v[v];
+      for (int v = 0; v < V; ++v) row[XL + v] = widen(w[R].v[v]);
+      A out[V];
+      for (int v = 0; v < V; ++v) out[v] = Coef ? c[0] * row[XL + v] : c[0] * row[XL + v] - widen(cur_prev.v[v]);
       for (int m = 1; m <= R; ++m) {
         const P up = load(u + p - m * sy), down = load(u + p + m * sy);
         for (int v = 0; v < V; ++v)
-          out.v[v] = fused(c[m], (row[XL + v - m] + row[XL + v + m]) + (up.v[v] + down.v[v]) + (w[R - m].v[v] + w[R + m].v[v]),
-                           out.v[v]);
+          out[v] = fused(c[m],
+                         (row[XL + v - m] + row[XL + v + m]) + (widen(up.v[v]) + widen(down.v[v])) +
+                             (widen(w[R - m].v[v]) + widen(w[R + m].v[v])),
+                         out[v]);
       }
-      if constexpr (Coef)
-        for (int v = 0; v < V; ++v) out.v[v] = coefficient_update(w[R].v[v], out.v[v], cur_vp.v[v], cur_prev.v[v]);
-      store_pack<T, V>(u_prev + p, out);
+      P stored;
+      for (int v = 0; v < V; ++v)
+        stored.v[v] = narrow<T>(Coef ? coefficient_update(row[XL + v], out[v], widen(cur_vp.v[v]), widen(cur_prev.v[v]))
+                                     : out[v]);
+      store_pack<T, V>(u_prev + p, stored);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }
   }
@@ -106,14 +112,14 @@ template <class T, int R>
 constexpr StreamLaunch stream_launch() {
   constexpr StreamLaunch in_float[] = {{4, 1}, {4, 1}, {4, 1}, {4, 2}, {4, 1}, {3, 1}, {3, 1}, {1, 1}};
   constexpr StreamLaunch in_double[] = {{4, 2}, {4, 1}, {3, 2}, {3, 2}, {1, 1}, {3, 2}, {1, 2}, {1, 2}};
-  return sizeof(T) == 4 ? in_float[R - 1] : in_double[R - 1];
+  return sizeof(T) == 8 ? in_double[R - 1] : in_float[R - 1];  // 16 bits: float's, not yet tuned
 }
 template <int MinBlocks>
 using StreamPolicy = Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::LaunchBounds<kMaxThreads, MinBlocks>,
                                            Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                                            Kokkos::IndexType<index_t>>;
 
-class MdrangeStream final : public RadiusVariantFor<MdrangeStream, kMaxRadius> {
+class MdrangeStream final : public VariantWith16Bit<MdrangeStream, RadiusVariantFor<MdrangeStream, kMaxRadius>> {
  public:
   std::string name() const override { return "mdrange-stream"; }
   std::string description() const override {
@@ -163,7 +169,7 @@ class MdrangeStream final : public RadiusVariantFor<MdrangeStream, kMaxRadius> {
   template <class T, int R, int V, int Depth, int MinBlocks, bool Coef>
   static void launch(const TwoStepArgs<T>& a, const Box& box) {
     StreamStar<T, R, V, Depth, Coef> f{a.u.data(), a.u_prev.data(), a.coefficient.data(), {}, a.layout, box, 0};
-    const std::vector<T> c = star_axis_weights(*a.weights);
+    const auto c = star_axis_weights(*a.weights);
     for (int m = 0; m <= R; ++m) f.c[m] = c[m];
     const auto cs = column_streams<StreamPolicy<MinBlocks>>(a.exec, box, R, V, a.tile);
     f.z_chunk = cs.z_chunk;

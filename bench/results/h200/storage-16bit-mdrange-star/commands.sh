@@ -1,0 +1,37 @@
+#!/bin/bash
+# What made this folder: one nvidia-h200 lease, two calls, from the checkout of 66332ce with
+# Kokkos 4.6.01 (CUDA 13 call-site fixes) in gpu/kokkos-src and toml++ headers in gpu/tomlplusplus.
+
+# call 1: build
+set -e -o pipefail
+ROOT=$PWD
+export PATH=/usr/local/cuda/bin:$PATH
+GEN="Unix Makefiles"; command -v ninja > /dev/null && GEN=Ninja
+echo "$(date +%T) kokkos ($GEN)"
+if [ ! -f /tmp/kk/lib/cmake/Kokkos/KokkosConfig.cmake ] && [ ! -f /tmp/kk/lib64/cmake/Kokkos/KokkosConfig.cmake ]; then
+  cmake -S gpu/kokkos-src -B /tmp/kk-build -G "$GEN" -DCMAKE_BUILD_TYPE=Release -DKokkos_ENABLE_CUDA=ON -DKokkos_ARCH_HOPPER90=ON \
+    -DKokkos_ENABLE_SERIAL=ON -DCMAKE_INSTALL_PREFIX=/tmp/kk -DCMAKE_CXX_STANDARD=20 \
+    -DCMAKE_CXX_COMPILER=$ROOT/gpu/kokkos-src/bin/nvcc_wrapper > $OUT/kokkos-config.log 2>&1 || { tail -20 $OUT/kokkos-config.log; exit 1; }
+  cmake --build /tmp/kk-build -j 16 > $OUT/kokkos-build.log 2>&1 || { tail -20 $OUT/kokkos-build.log; exit 1; }
+  cmake --install /tmp/kk-build > /dev/null
+fi
+echo "$(date +%T) wavefd"
+export NVCC_WRAPPER_DEFAULT_ARCH=sm_90
+cmake -S . -B build/cuda-dev -G "$GEN" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=/tmp/kk/bin/nvcc_wrapper -DKokkos_ROOT=/tmp/kk \
+  -DCMAKE_PREFIX_PATH=$ROOT/gpu/tomlplusplus -DWAVEFD_GIT_COMMIT=${1:-unknown} -DWAVEFD_ENABLE_SEGYIO=OFF -DWAVEFD_ENABLE_MESH=OFF \
+  -DWAVEFD_ENABLE_AUDIO=OFF -DWAVEFD_ENABLE_MPI=OFF -DWAVEFD_ENABLE_NCCL=OFF -DWAVEFD_ENABLE_KOKKOSKERNELS=OFF > $OUT/wavefd-config.log 2>&1 \
+  || { tail -30 $OUT/wavefd-config.log; exit 1; }
+cmake --build build/cuda-dev -j 16 --target wavefd > $OUT/wavefd-build.log 2>&1 || { grep -B2 -A8 "error" $OUT/wavefd-build.log | head -60; exit 1; }
+echo "$(date +%T) built"
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv > $OUT/gpu.txt
+
+# call 2: verify and time
+set -o pipefail
+ROOT=$PWD; B=build/cuda-dev/wavefd
+cd $OUT
+echo "$(date +%T) verify"
+timeout 200 $ROOT/$B verify --quick --precision half bfloat16 float > verify-16.log 2>&1; tail -1 verify-16.log
+echo "$(date +%T) bench"
+timeout 300 $ROOT/$B bench --family star --M 4 --n 512 512 512 --variant mdrange-star,mdrange-stream,cuda-star-tma \
+  --precision float half bfloat16 --json bench-m4-512.json > bench-m4-512.log 2>&1; tail -12 bench-m4-512.log
+echo "$(date +%T) done"

@@ -8,7 +8,8 @@
 // a consumer waits only until its plane has landed, and a slot is refilled once every consumer
 // warp has released it.
 //
-// Consumer warp w owns row y0 + w of the tile; lane l owns V = 16 bytes of points from x0 + l V.
+// Consumer warp w owns row y0 + w of the tile; lane l owns V = 16 bytes of points from x0 + l V
+// (8 bytes for fields stored in 16 bits, which are widened to float as read and rounded as stored).
 // Each keeps its points' 2R+1 values along z in registers (filled from the slot of the leading
 // plane) and reads the x and y neighbours from the slot of the centre plane. By default the copy
 // engine also brings the tile of u- into the centre plane's slot, R + Ahead planes before it is
@@ -27,6 +28,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "launch_shape.cuh"
@@ -48,9 +50,12 @@ using namespace vec;
 // is compiled in (its threads copy their phi PhiAhead planes ahead into buffers of their own).
 template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef = false, bool Pml = false>
 struct Shape {
-  static constexpr int V = 16 / sizeof(T);
+  // 16-byte vectors; 8 bytes for the 16-bit formats, so that a tile row with its halo stays within
+  // the copy engine's 256 elements per box dimension (32 lanes x 8 halves would be 256 before the halo).
+  static constexpr int V = sizeof(T) == 2 ? 4 : 16 / sizeof(T);
   static constexpr int TX = 32 * V;                   // tile width in points
-  static constexpr int XL = (R + V - 1) / V * V;      // x halo, whole vectors, so reads stay aligned
+  static constexpr int Align = V * int(sizeof(T)) < 16 ? 16 / int(sizeof(T)) : V;  // the copy's x start on 16 bytes
+  static constexpr int XL = (R + Align - 1) / Align * Align;  // x halo, whole vectors, so reads stay aligned
   static constexpr int RowLen = TX + 2 * XL;          // slot row (the copy box's x extent)
   static constexpr int Rows = BY + 2 * R;             // slot rows (the box's y extent)
   static constexpr int BoxBytes = RowLen * Rows * int(sizeof(T));
@@ -80,6 +85,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
                     int o2, int z_chunk) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>;
+  using A = arithmetic_t<T>;  // 16-bit storage: values widened to float as read, narrowed as stored
   constexpr int V = S::V;
   T* __restrict__ u_prev = a.u_prev;
   const T* __restrict__ coef = a.coef;
@@ -174,7 +180,11 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   // vector is copied PhiAhead planes ahead into the thread's own buffers: read when the update
   // needs it, it left every warp of a layer row waiting (minimod 1000^3, three-domain work: the
   // core's 944 M points took 5.73 ms per step, 1.17 ms more than at the inner box's rate, H200).
-  const PmlColumn<T, V> pml(a.pml, x, y, Pml && active);
+  using PmlT = std::conditional_t<kSixteenBit<T>, float, T>;  // no PML in 16 bits (star_tma refuses it)
+  const PmlLayer<PmlT> no_pml{};
+  const PmlLayer<PmlT>* layer = &no_pml;
+  if constexpr (!kSixteenBit<T>) layer = &a.pml;
+  const PmlColumn<PmlT, V> pml(*layer, x, y, Pml && active);
   auto phi_vector_at = [&](int z) -> std::int64_t { return Pml && active ? pml.phi_vector_at(z) : -1; };
   auto phi_buffer = [&](int k) { return phi_ahead + ((k % (S::PhiAhead + 1)) * BY * 32 + threadIdx.x) * V; };
   auto fetch_phi = [&](int k) {  // plane zb + k; one group per plane, empty where nothing is copied
@@ -207,20 +217,20 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     }
 
     const T* c = slot(centre % S::Slots) + own;
-    T row[2 * S::XL + V];  // u(x - XL .. x + V - 1 + XL); the middle V are w[R]
+    A row[2 * S::XL + V];  // u(x - XL .. x + V - 1 + XL); the middle V are w[R]
 #pragma unroll
     for (int n = 0; n < S::XL / V; ++n) {
       T l[V], r[V];
       load<T, V>(c - S::XL + n * V, l);
       load<T, V>(c + V + n * V, r);
 #pragma unroll
-      for (int v = 0; v < V; ++v) row[n * V + v] = l[v], row[S::XL + V + n * V + v] = r[v];
+      for (int v = 0; v < V; ++v) row[n * V + v] = widen(l[v]), row[S::XL + V + n * V + v] = widen(r[v]);
     }
 #pragma unroll
-    for (int v = 0; v < V; ++v) row[S::XL + v] = w[R][v];
-    T out[V];
+    for (int v = 0; v < V; ++v) row[S::XL + v] = widen(w[R][v]);
+    A out[V];
 #pragma unroll
-    for (int v = 0; v < V; ++v) out[v] = Coef ? a.c[0] * w[R][v] : a.c[0] * w[R][v] - cur_prev[v];
+    for (int v = 0; v < V; ++v) out[v] = Coef ? a.c[0] * row[S::XL + v] : a.c[0] * row[S::XL + v] - widen(cur_prev[v]);
     T up1[V], down1[V];  // u(y - 1), u(y + 1): the PML's gradient
 #pragma unroll
     for (int m = 1; m <= R; ++m) {
@@ -229,7 +239,9 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
       load<T, V>(c + m * S::RowLen, down);
 #pragma unroll
       for (int v = 0; v < V; ++v) {
-        out[v] = fma(a.c[m], (row[S::XL + v - m] + row[S::XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]),
+        out[v] = fma(a.c[m],
+                     (row[S::XL + v - m] + row[S::XL + v + m]) + (widen(up[v]) + widen(down[v])) +
+                         (widen(w[R - m][v]) + widen(w[R + m][v])),
                      out[v]);
         if (m == 1) up1[v] = up[v], down1[v] = down[v];
       }
@@ -268,8 +280,11 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     }
     release(centre);
     if (active) {
-      store<T, V>(u_prev + p, out);
-      a.images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, zb + k, p, out);
+      T stored[V];
+#pragma unroll
+      for (int v = 0; v < V; ++v) stored[v] = narrow<T>(out[v]);
+      store<T, V>(u_prev + p, stored);
+      a.images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, zb + k, p, stored);
     }
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j)
@@ -377,7 +392,10 @@ void star_tma(const native::StarArgs<T>& a) {
   if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
   if (a.pml.active() && !a.coef) throw std::runtime_error("cuda star-tma: the PML needs the coefficient");
   native::with_star_radius(a.radius, "cuda star-tma", [&](auto R) {
-    if (a.pml.active())
+    if constexpr (kSixteenBit<T>) {  // the wave fields alone: no coefficient, no PML in 16 bits yet
+      if (a.coef) throw std::runtime_error("cuda star-tma: no variable coefficient with 16-bit storage");
+      launch_rows<T, decltype(R)::value, false>(a);
+    } else if (a.pml.active())
       launch_rows<T, decltype(R)::value, true, true>(a);
     else if (a.coef)
       launch_rows<T, decltype(R)::value, true>(a);
@@ -390,5 +408,9 @@ template bool star_tma_usable<float>(const native::StarArgs<float>&);
 template bool star_tma_usable<double>(const native::StarArgs<double>&);
 template void star_tma<float>(const native::StarArgs<float>&);
 template void star_tma<double>(const native::StarArgs<double>&);
+template bool star_tma_usable<Half>(const native::StarArgs<Half>&);
+template bool star_tma_usable<BFloat16>(const native::StarArgs<BFloat16>&);
+template void star_tma<Half>(const native::StarArgs<Half>&);
+template void star_tma<BFloat16>(const native::StarArgs<BFloat16>&);
 
 }  // namespace wavefd::cuda

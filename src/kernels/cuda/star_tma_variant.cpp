@@ -1,6 +1,7 @@
 // cuda-star-tma: the native CUDA kernel fed by the Hopper bulk tensor copy (star_tma.cu) as a
 // registry variant. Built only with the Kokkos CUDA backend; where the copy engine or the layout
-// does not allow it (pre-Hopper GPU, unaligned rows) it runs cuda-star-stream's kernel instead.
+// does not allow it (pre-Hopper GPU, unaligned rows) it runs cuda-star-stream's kernel instead, or
+// for fields stored in 16 bits mdrange-star's.
 #include <array>
 
 #include "kernels/native_variant.hpp"
@@ -10,7 +11,7 @@
 namespace wavefd::kernels {
 namespace {
 
-class CudaStarTma final : public NativeStarVariant<CudaStarTma> {
+class CudaStarTma final : public VariantWith16Bit<CudaStarTma, NativeStarVariant<CudaStarTma>> {
  public:
   static constexpr std::array<int, 3> kRows{16, 8, 15};  // tile heights compiled in (the first is the default)
 
@@ -23,7 +24,8 @@ class CudaStarTma final : public NativeStarVariant<CudaStarTma> {
 
   // The PML branch is in the copy-engine kernel only (not in cuda-star-stream's, its fallback).
   bool takes_pml(const Layout& l, const Box& b, Precision p) const override {
-    const index_t bytes = p == Precision::f32 ? 4 : 8;
+    if (is_16_bit(p)) return false;
+    const index_t bytes = bytes_of(p);
     const auto on_16_bytes = [&](index_t n) { return n * bytes % 16 == 0; };
     return cuda::star_tma_device() && on_16_bytes(l.origin + b.lo[0]) && on_16_bytes(l.sy) && on_16_bytes(l.sz) &&
            on_16_bytes(b.extent(0)) && l.sz % l.sy == 0;
@@ -35,7 +37,11 @@ class CudaStarTma final : public NativeStarVariant<CudaStarTma> {
     const native::StarArgs<T> n = native_star_args(a, box, a.exec.cuda_stream());
     if (cuda::star_tma_usable(n))
       cuda::star_tma(n);
-    else if (a.pml.active())
+    else if constexpr (kSixteenBit<T>) {
+      TwoStepArgs<T> own_tile = a;  // mdrange-star at its own tile: this variant's is a streaming one
+      own_tile.tile = {};
+      select_variant("mdrange-star", *a.stencil, precision_of<T>).apply(own_tile, box);
+    } else if (a.pml.active())
       throw Error("cuda-star-tma: the seismic PML branch needs an sm_90 device and rows on 16 bytes (takes_pml)");
     else
       cuda::star_stream(n);

@@ -4,6 +4,8 @@
 // the background (cp.async). Plain CUDA C++ and PTX.
 #include <cuda_runtime.h>
 
+#include "wavefd/storage_format.hpp"
+
 namespace wavefd::cuda::vec {
 
 template <class T, int V>
@@ -11,6 +13,8 @@ struct Vec;
 template <> struct Vec<float, 4> { using type = float4; };
 template <> struct Vec<double, 2> { using type = double2; };
 template <> struct Vec<float, 2> { using type = float2; };
+template <> struct Vec<Half, 4> { using type = uint2; };  // 16-bit storage: moved as bits
+template <> struct Vec<BFloat16, 4> { using type = uint2; };
 template <class T> struct Vec<T, 1> { using type = T; };
 
 // A plain load: shared memory, or global memory that the kernel also writes.

@@ -25,7 +25,10 @@ struct StencilConfig {
 void add_stencil_options(CLI::App& app, StencilConfig& c, const std::string& prefix);
 Stencil build_stencil(const StencilConfig& c);  // throws Error
 
-// "float" | "double"; an Error names `key` (the option as its command spells it).
+// The precisions parse_precision accepts, as help text for the options that take one.
+inline constexpr const char* kPrecisionHelp = "float, double, half or bfloat16 (16 bits stored, float arithmetic)";
+
+// One of kPrecisionHelp's names; an Error names `key` (the option as its command spells it).
 Precision parse_precision(std::string_view name, const std::string& key = "scheme.precision");
 
 // Whether `name` is one of the comma-separated names in `list`.

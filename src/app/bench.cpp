@@ -32,7 +32,7 @@ BenchCommand::BenchCommand(CLI::App& app) {
                   "or a list like 32x4x4,64x4x2,default")
       ->capture_default_str();
   sub->add_option("--sweep", sweep, "hamilton: the first 20 stencils of each family (Hamilton Fig. 7)");
-  sub->add_option("--precision", precisions, "float, double, half, bfloat16 (16 bits stored, float arithmetic)")->capture_default_str();
+  sub->add_option("--precision", precisions, kPrecisionHelp)->capture_default_str();
   sub->add_option("--n", n, "Grid nx ny nz")->expected(3)->capture_default_str();
   sub->add_option("--local", local,
                   "Weak scaling, instead of --n: the subdomain of one rank; the grid is it times the rank grid "

@@ -26,7 +26,7 @@ TuneCommand::TuneCommand(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--tiles", tiles, "Tiles searched per variant with tunable tiles: all, default, or a list like 32x4x4,default")
       ->capture_default_str();
-  sub->add_option("--precision", precisions, "float, double, half, bfloat16 (16 bits stored, float arithmetic)")->capture_default_str();
+  sub->add_option("--precision", precisions, kPrecisionHelp)->capture_default_str();
   sub->add_option("--n", n, "Grid nx ny nz to tune on, split over the ranks under mpirun (the size class is log2 of "
                             "the points of the largest subdomain)")
       ->expected(3)

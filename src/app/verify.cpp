@@ -13,7 +13,7 @@ VerifyCommand::VerifyCommand(CLI::App& app) {
   sub = app.add_subcommand("verify", "Check every kernel variant against exact discrete eigenmodes");
   sub->add_flag("--quick", quick, "A subset of the stencils (star M=1,4,8; compact R=3,13; box (2,2,2))");
   sub->add_option("--variant", variant, "Variant name, or all")->capture_default_str();
-  sub->add_option("--precision", precisions, "float, double, half, bfloat16 (16 bits stored, float arithmetic)")->capture_default_str();
+  sub->add_option("--precision", precisions, kPrecisionHelp)->capture_default_str();
   sub->add_option("--transport", transport, "Under mpirun: the halo transport, as parallel.transport")
       ->capture_default_str();
 }

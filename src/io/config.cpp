@@ -60,7 +60,7 @@ Precision parse_precision(std::string_view name, const std::string& key) {
   if (name == "half") return Precision::f16;
   if (name == "bfloat16") return Precision::bf16;
   throw Error(key + " = '" + std::string(name) +
-              "' is unknown; accepted: float, double, half or bfloat16 (stored in 16 bits, computed in float)");
+              "' is unknown; accepted: " + kPrecisionHelp);
 }
 
 bool name_in_list(const std::string& list, const std::string& name) {
@@ -82,7 +82,7 @@ void add_run_options(CLI::App& run, RunConfig& c) {
   add_stencil_options(run, c.stencil, "stencil.");
   run.add_option("--scheme.courant", c.courant,
                  "Courant number lambda = cT/X, 0 < lambda <= stable limit (default 0.9 x limit)");
-  run.add_option("--scheme.precision", c.precision, "float | double | half | bfloat16 (16 bits stored, float arithmetic)")->capture_default_str();
+  run.add_option("--scheme.precision", c.precision, kPrecisionHelp)->capture_default_str();
   run.add_option("--scheme.variant", c.variant, "Kernel variant (see `wavefd info`) or auto")
       ->capture_default_str();
   run.add_option("--scheme.tile", c.tile,

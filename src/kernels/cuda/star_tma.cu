@@ -42,6 +42,7 @@ namespace wavefd::cuda {
 // nvcc would warn that internal ones are unused).
 namespace tma {
 using namespace vec;
+constexpr bool kWidenOnce = true;
 
 // Shape of one configuration: BY consumer warps (tile rows), Ahead planes in flight beyond the
 // R + 1 a consumer holds (fewer where shared memory runs out), MinBlocks per SM, whether u- is
@@ -63,14 +64,28 @@ struct Shape {
   static constexpr int PrevBytes = StagePrev ? TX * BY * int(sizeof(T)) : 0;  // u- box: the tile, no halo
   static constexpr int StagedBytes = PrevBytes * (Coef ? 2 : 1);            // and the coefficient's
   static constexpr int SlotBytes = UBytes + (StagedBytes + 127) / 128 * 128;
+  // 16-bit fields: Converters warps widen each centre plane once into a float slot (a ring of
+  // Widened), from which the consumers read the x and y neighbours; otherwise every thread reading
+  // a value widened it (2R + 3 times a value: issue-bound, H200 star M=4 512^3 half 345 M
+  // instructions a step, DRAM 42 %).
+  static constexpr bool Widen = sizeof(T) == 2 && kWidenOnce;
+  static constexpr int Converters = Widen ? 2 : 0;
+  static constexpr int Widened = Widen ? 4 : 0;
+  static constexpr int WV = 16 / int(sizeof(float));  // float slot: 16-byte vectors
+  static constexpr int WXL = Widen ? (R + WV - 1) / WV * WV : XL;  // its x halo
+  static constexpr int WRowLen = TX + 2 * WXL;
+  static constexpr int WidenedBytes = Widen ? WRowLen * Rows * int(sizeof(float)) : 0;  // a multiple of 16
   static constexpr int PhiAhead = Pml ? 2 : 0;
   static constexpr int PhiBytes = Pml ? (PhiAhead + 1) * BY * 32 * 16 : 0;  // each thread's V points, per plane
-  static constexpr int Budget = 227 * 1024 / MinBlocks - 1024 - 256 - PhiBytes;  // per block, less barriers and alignment
+  static constexpr int Budget = 227 * 1024 / MinBlocks - 1024 - 256 - PhiBytes - Widened * WidenedBytes;  // per block, less barriers and alignment
   static constexpr int Slots = R + 1 + Ahead < Budget / SlotBytes ? R + 1 + Ahead : Budget / SlotBytes;
-  static constexpr bool Fits = Slots >= R + 2;        // at least one plane in flight
-  static constexpr int Threads = 32 * (BY + 1);       // BY consumer warps + one producer warp
-  static constexpr std::size_t BarrierBytes = (2 * Slots * sizeof(std::uint64_t) + 15) / 16 * 16;
-  static constexpr std::size_t SmemBytes = std::size_t(Slots) * SlotBytes + BarrierBytes + PhiBytes + 128;
+  // At least one plane in flight; with converters, a plane's slot is refilled only after they have
+  // waited for their float slot, so that its previous landing is past (see the converters' waits).
+  static constexpr bool Fits = Slots >= R + (Widen ? Widened : 2);
+  static constexpr int Threads = 32 * (Converters + BY + 1);  // the converters, BY consumer warps, one producer warp
+  static constexpr std::size_t BarrierBytes = (2 * (Slots + Widened) * sizeof(std::uint64_t) + 15) / 16 * 16;
+  static constexpr std::size_t SmemBytes =
+      std::size_t(Slots) * SlotBytes + std::size_t(Widened) * WidenedBytes + BarrierBytes + PhiBytes + 128;
 };
 
 }  // namespace tma
@@ -79,7 +94,7 @@ namespace {
 using namespace tma;
 
 template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml>
-__global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
+__global__ void __launch_bounds__(tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>::Threads, MinBlocks)
     star_tma_kernel(const __grid_constant__ CUtensorMap u_map, const __grid_constant__ CUtensorMap prev_map,
                     const __grid_constant__ CUtensorMap coef_map, const native::StarArgs<T> a, int o0, int o1,
                     int o2, int z_chunk) {
@@ -96,11 +111,18 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   auto slot = [&](int s) { return reinterpret_cast<T*>(base + std::size_t(s) * S::SlotBytes); };
   auto prev_slot = [&](int s) { return reinterpret_cast<T*>(base + std::size_t(s) * S::SlotBytes + S::UBytes); };
   auto coef_slot = [&](int s) { return prev_slot(s) + S::TX * BY; };
-  std::uint64_t* full = reinterpret_cast<std::uint64_t*>(base + std::size_t(S::Slots) * S::SlotBytes);
-  std::uint64_t* empty = full + S::Slots;
-  T* phi_ahead = reinterpret_cast<T*>(base + std::size_t(S::Slots) * S::SlotBytes + S::BarrierBytes);
+  unsigned char* const widened_base = base + std::size_t(S::Slots) * S::SlotBytes;
+  auto widened_slot = [&](int s) { return reinterpret_cast<A*>(widened_base + std::size_t(s) * S::WidenedBytes); };
+  unsigned char* const barriers = widened_base + std::size_t(S::Widened) * S::WidenedBytes;
+  std::uint64_t* full = reinterpret_cast<std::uint64_t*>(barriers);  // a plane landed in a slot
+  std::uint64_t* empty = full + S::Slots;                              // every consumer released it
+  std::uint64_t* widened = empty + S::Slots;                           // a float slot holds its plane
+  std::uint64_t* drained = widened + S::Widened;                       // every consumer has read it
+  T* phi_ahead = reinterpret_cast<T*>(barriers + S::BarrierBytes);
 
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  // Warps 0 .. Converters - 1 convert (the oldest warps: issued first when several are ready), then
+  // the BY consumers (tile rows 0 .. BY - 1), then the producer.
+  const int warp = int(threadIdx.x / 32) - S::Converters, lane = threadIdx.x % 32;
   const int x0 = a.lo[0] + blockIdx.x * S::TX, y0 = a.lo[1] + blockIdx.y * BY;
   int zb = a.lo[2] + blockIdx.z * z_chunk;
   int nz = min(z_chunk, a.hi[2] - zb);
@@ -108,7 +130,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     __shared__ int span_lo, span_hi;
     if (threadIdx.x == 0) span_lo = INT_MAX, span_hi = INT_MIN;
     __syncthreads();
-    if (warp < BY) {
+    if (warp >= 0 && warp < BY) {
       int lo = INT_MAX, hi = INT_MIN;
       const int y = y0 + warp;
       for (int v = 0; v < V; ++v) {
@@ -134,10 +156,40 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
       mbar_init(&full[s], 1);
       mbar_init(&empty[s], BY);
     }
+    for (int s = 0; s < S::Widened; ++s) {
+      mbar_init(&widened[s], 32 * S::Converters);
+      mbar_init(&drained[s], BY);
+    }
     mbar_init_fence();
   }
   __syncthreads();
 
+  auto arrived = [&](int t) { mbar_wait(&full[t % S::Slots], (t / S::Slots) & 1); };
+  if (warp < 0) {  // converters (16-bit fields): centre plane k + R widened into float slot k % Widened
+    if constexpr (S::Widen) {
+      constexpr int Vectors = S::WRowLen / 4 * S::Rows;  // 4 values each: 8 bytes read, 16 written
+      const int first = (warp + S::Converters) * 32 + lane;
+      for (int k = 0; k < nz; ++k) {
+        const int ws = k % S::Widened;
+        // Drained first: the consumers have then waited for every plane up to k - Widened + 2R, so
+        // the landing of the one before k + R in its slot (k + R - Slots <= k - Widened, Fits) is
+        // past, and full[]'s parity names this plane's (the converters skip the non-centre planes).
+        if (k >= S::Widened) mbar_wait(&drained[ws], ((k / S::Widened) - 1) & 1);
+        arrived(k + R);
+        const T* from = slot((k + R) % S::Slots) + (S::XL - S::WXL);
+        A* to = widened_slot(ws);
+#pragma unroll 4
+        for (int q = first; q < Vectors; q += 32 * S::Converters) {
+          const int row = q / (S::WRowLen / 4), at = q % (S::WRowLen / 4) * 4;
+          A f[4];
+          load_widened<T, 4>(from + row * S::RowLen + at, f);
+          store<A, 4>(to + row * S::WRowLen + at, f);
+        }
+        mbar_arrive(&widened[ws]);  // every converter thread: each releases its own stores
+      }
+    }
+    return;
+  }
   if (warp == BY) {  // producer: one thread issues every copy of this block's stream
     if (lane == 0) {
       for (int t = 0; t < planes; ++t) {
@@ -157,18 +209,21 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   const bool active = x < a.hi[0] && y < a.hi[1];
   const std::int64_t col = a.origin + x + std::int64_t(y) * sy;
   const int own = (warp + R) * S::RowLen + S::XL + lane * V;  // this thread's points in a slot
+  // The x halo the neighbours are read with: the float slot's, or the copy's trimmed to whole vectors.
+  constexpr int XL = S::Widen ? S::WXL : (R + V - 1) / V * V;
+  using Read = std::conditional_t<S::Widen, A, T>;  // the values of the slot they are read from
+  const int own_widened = (warp + R) * S::WRowLen + XL + lane * V;
   const auto img = a.images.template column<V>(x, y);
-  auto arrived = [&](int t) { mbar_wait(&full[t % S::Slots], (t / S::Slots) & 1); };
   auto release = [&](int t) {
     __syncwarp();
     if (lane == 0) mbar_arrive(&empty[t % S::Slots]);
   };
 
-  T w[2 * R + 1][V];  // w[j] = u(x.., y, z - R + j)
+  A w[2 * R + 1][V];  // w[j] = u(x.., y, z - R + j)
 #pragma unroll
   for (int t = 0; t < 2 * R; ++t) {
     arrived(t);
-    load<T, V>(slot(t % S::Slots) + own, w[t]);
+    load_widened<T, V>(slot(t % S::Slots) + own, w[t]);
     if (!is_centre(t)) release(t);
   }
   T prev[V] = {}, vp[V] = {};  // without staging: u- and the coefficient loaded one plane ahead
@@ -200,48 +255,55 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     const int lead = k + 2 * R, centre = k + R;
     fetch_phi(k + S::PhiAhead);
     arrived(lead);
-    load<T, V>(slot(lead % S::Slots) + own, w[2 * R]);
+    load_widened<T, V>(slot(lead % S::Slots) + own, w[2 * R]);
     if (!is_centre(lead)) release(lead);
-    T cur_prev[V], cur_vp[V] = {};
+    A cur_prev[V];
+    T cur_vp[V] = {};
     const std::int64_t p = col + std::int64_t(zb + k) * sz;
     if constexpr (StagePrev) {
-      load<T, V>(prev_slot(centre % S::Slots) + warp * S::TX + lane * V, cur_prev);
+      load_widened<T, V>(prev_slot(centre % S::Slots) + warp * S::TX + lane * V, cur_prev);
       if constexpr (Coef) load<T, V>(coef_slot(centre % S::Slots) + warp * S::TX + lane * V, cur_vp);
     } else {
 #pragma unroll
-      for (int v = 0; v < V; ++v) cur_prev[v] = prev[v], cur_vp[v] = vp[v];
+      for (int v = 0; v < V; ++v) cur_prev[v] = widen(prev[v]), cur_vp[v] = vp[v];
       if (active && k + 1 < nz) {
         load_ro<T, V>(u_prev + p + sz, prev);
         if constexpr (Coef) load_ro<T, V>(coef + p + sz, vp);
       }
     }
 
-    const T* c = slot(centre % S::Slots) + own;
-    A row[2 * S::XL + V];  // u(x - XL .. x + V - 1 + XL); the middle V are w[R]
+    // The centre plane: the slot it landed in, or (16-bit fields) the float slot it was widened into.
+    const Read* c;
+    int row_len;
+    if constexpr (S::Widen) {
+      mbar_wait(&widened[k % S::Widened], (k / S::Widened) & 1);
+      c = widened_slot(k % S::Widened) + own_widened, row_len = S::WRowLen;
+    } else {
+      c = slot(centre % S::Slots) + own, row_len = S::RowLen;
+    }
+    A row[2 * XL + V];  // u(x - XL .. x + V - 1 + XL); the middle V are w[R]
 #pragma unroll
-    for (int n = 0; n < S::XL / V; ++n) {
-      T l[V], r[V];
-      load<T, V>(c - S::XL + n * V, l);
-      load<T, V>(c + V + n * V, r);
+    for (int n = 0; n < XL / V; ++n) {
+      A l[V], r[V];
+      load_widened<Read, V>(c - XL + n * V, l);
+      load_widened<Read, V>(c + V + n * V, r);
 #pragma unroll
-      for (int v = 0; v < V; ++v) row[n * V + v] = widen(l[v]), row[S::XL + V + n * V + v] = widen(r[v]);
+      for (int v = 0; v < V; ++v) row[n * V + v] = l[v], row[XL + V + n * V + v] = r[v];
     }
 #pragma unroll
-    for (int v = 0; v < V; ++v) row[S::XL + v] = widen(w[R][v]);
+    for (int v = 0; v < V; ++v) row[XL + v] = w[R][v];
     A out[V];
 #pragma unroll
-    for (int v = 0; v < V; ++v) out[v] = Coef ? a.c[0] * row[S::XL + v] : a.c[0] * row[S::XL + v] - widen(cur_prev[v]);
-    T up1[V], down1[V];  // u(y - 1), u(y + 1): the PML's gradient
+    for (int v = 0; v < V; ++v) out[v] = Coef ? a.c[0] * row[XL + v] : a.c[0] * row[XL + v] - cur_prev[v];
+    A up1[V], down1[V];  // u(y - 1), u(y + 1): the PML's gradient
 #pragma unroll
     for (int m = 1; m <= R; ++m) {
-      T up[V], down[V];
-      load<T, V>(c - m * S::RowLen, up);
-      load<T, V>(c + m * S::RowLen, down);
+      A up[V], down[V];
+      load_widened<Read, V>(c - m * row_len, up);
+      load_widened<Read, V>(c + m * row_len, down);
 #pragma unroll
       for (int v = 0; v < V; ++v) {
-        out[v] = fma(a.c[m],
-                     (row[S::XL + v - m] + row[S::XL + v + m]) + (widen(up[v]) + widen(down[v])) +
-                         (widen(w[R - m][v]) + widen(w[R + m][v])),
+        out[v] = fma(a.c[m], (row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]),
                      out[v]);
         if (m == 1) up1[v] = up[v], down1[v] = down[v];
       }
@@ -262,7 +324,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
           for (int v = 0; v < V; ++v)
             if (q[v] >= 0) ph[v] = a.pml.phi[q[v]];
         }
-        pml.template update<S::XL>(z, slab_row, row, up1, down1, w[R - 1], w[R], w[R + 1], cur_vp, cur_prev, ph, out);
+        pml.template update<XL>(z, slab_row, row, up1, down1, w[R - 1], w[R], w[R + 1], cur_vp, cur_prev, ph, out);
         if (q0 >= 0) {
           store<T, V>(a.pml.phi + q0, ph);
         } else {
@@ -279,10 +341,13 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
       for (int v = 0; v < V; ++v) out[v] = kernels::coefficient_update(w[R][v], out[v], cur_vp[v], cur_prev[v]);
     }
     release(centre);
+    if constexpr (S::Widen) {
+      __syncwarp();
+      if (lane == 0) mbar_arrive(&drained[k % S::Widened]);
+    }
     if (active) {
       T stored[V];
-#pragma unroll
-      for (int v = 0; v < V; ++v) stored[v] = narrow<T>(out[v]);
+      narrow_vector<T, V>(out, stored);
       store<T, V>(u_prev + p, stored);
       a.images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, zb + k, p, stored);
     }

@@ -4,6 +4,9 @@
 // the background (cp.async). Plain CUDA C++ and PTX.
 #include <cuda_runtime.h>
 
+#include <cstdint>
+#include <cstring>
+
 #include "wavefd/storage_format.hpp"
 
 namespace wavefd::cuda::vec {
@@ -45,6 +48,67 @@ __device__ __forceinline__ void store(T* p, const T (&in)[V]) {
 #pragma unroll
   for (int v = 0; v < V; ++v) d[v] = in[v];
   *reinterpret_cast<W*>(p) = w;
+}
+
+// Fields stored in 16 bits: two values packed in 32 bits widen to float, or round from float (to
+// nearest even, as narrow() does), without unpacking them first (one instruction a value for half,
+// two a pair rounded; bfloat16 widens by shifting).
+template <class S>
+__device__ __forceinline__ float2 widen_pair(std::uint32_t bits);
+template <>
+__device__ __forceinline__ float2 widen_pair<Half>(std::uint32_t bits) {
+  float2 f;
+  asm("{\n .reg .f16 lo, hi;\n mov.b32 {lo, hi}, %2;\n cvt.f32.f16 %0, lo;\n cvt.f32.f16 %1, hi;\n}"
+      : "=f"(f.x), "=f"(f.y)
+      : "r"(bits));
+  return f;
+}
+template <>
+__device__ __forceinline__ float2 widen_pair<BFloat16>(std::uint32_t bits) {
+  return {__uint_as_float(bits << 16), __uint_as_float(bits & 0xffff0000u)};
+}
+template <class S>
+__device__ __forceinline__ std::uint32_t narrow_pair(float lo, float hi) {
+  std::uint32_t bits;
+  if constexpr (std::is_same_v<S, Half>)
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(bits) : "f"(hi), "f"(lo));  // the first operand lands high
+  else
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(bits) : "f"(hi), "f"(lo));
+  return bits;
+}
+
+// A vector of V values loaded and widened to arithmetic_t<T> (a plain load where T is it).
+template <class T, int V>
+__device__ __forceinline__ void load_widened(const T* p, arithmetic_t<T> (&out)[V]) {
+  if constexpr (kSixteenBit<T>) {
+    static_assert(V % 2 == 0);
+    using W = typename Vec<T, V>::type;
+    const W w = *reinterpret_cast<const W*>(p);
+    std::uint32_t pairs[V / 2];
+    std::memcpy(pairs, &w, sizeof pairs);
+#pragma unroll
+    for (int i = 0; i < V / 2; ++i) {
+      const float2 f = widen_pair<T>(pairs[i]);
+      out[2 * i] = f.x, out[2 * i + 1] = f.y;
+    }
+  } else {
+    load<T, V>(p, out);
+  }
+}
+
+// V values rounded to T (copied where T is arithmetic_t<T>).
+template <class T, int V>
+__device__ __forceinline__ void narrow_vector(const arithmetic_t<T> (&in)[V], T (&out)[V]) {
+  if constexpr (kSixteenBit<T>) {
+    static_assert(V % 2 == 0);
+    std::uint32_t pairs[V / 2];
+#pragma unroll
+    for (int i = 0; i < V / 2; ++i) pairs[i] = narrow_pair<T>(in[2 * i], in[2 * i + 1]);
+    std::memcpy(out, pairs, sizeof pairs);
+  } else {
+#pragma unroll
+    for (int v = 0; v < V; ++v) out[v] = in[v];
+  }
 }
 
 // A thread's copy of one vector from global to shared memory in the background (sm_80+), in

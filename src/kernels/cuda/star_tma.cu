@@ -9,9 +9,10 @@
 // warp has released it.
 //
 // Consumer warp w owns row y0 + w of the tile; lane l owns V = 16 bytes of points from x0 + l V
-// (8 bytes for fields stored in 16 bits, which are widened to float as read and rounded as stored).
-// Each keeps its points' 2R+1 values along z in registers (filled from the slot of the leading
-// plane) and reads the x and y neighbours from the slot of the centre plane. By default the copy
+// (8 bytes for fields stored in 16 bits, which are widened to float as read, a packed pair at a
+// time, and rounded as stored). Each keeps its points' 2R+1 values along z in registers, in the
+// arithmetic's precision (filled from the slot of the leading plane, widened once), and reads the
+// x and y neighbours from the slot of the centre plane. By default the copy
 // engine also brings the tile of u- into the centre plane's slot, R + Ahead planes before it is
 // needed: that keeps far more bytes in flight than one register load per thread (H200, R = 4:
 // 86 % instead of 76 % of copy bandwidth in float). u+ is written with vector stores. With a
@@ -42,7 +43,6 @@ namespace wavefd::cuda {
 // nvcc would warn that internal ones are unused).
 namespace tma {
 using namespace vec;
-constexpr bool kWidenOnce = true;
 
 // Shape of one configuration: BY consumer warps (tile rows), Ahead planes in flight beyond the
 // R + 1 a consumer holds (fewer where shared memory runs out), MinBlocks per SM, whether u- is
@@ -64,28 +64,14 @@ struct Shape {
   static constexpr int PrevBytes = StagePrev ? TX * BY * int(sizeof(T)) : 0;  // u- box: the tile, no halo
   static constexpr int StagedBytes = PrevBytes * (Coef ? 2 : 1);            // and the coefficient's
   static constexpr int SlotBytes = UBytes + (StagedBytes + 127) / 128 * 128;
-  // 16-bit fields: Converters warps widen each centre plane once into a float slot (a ring of
-  // Widened), from which the consumers read the x and y neighbours; otherwise every thread reading
-  // a value widened it (2R + 3 times a value: issue-bound, H200 star M=4 512^3 half 345 M
-  // instructions a step, DRAM 42 %).
-  static constexpr bool Widen = sizeof(T) == 2 && kWidenOnce;
-  static constexpr int Converters = Widen ? 2 : 0;
-  static constexpr int Widened = Widen ? 4 : 0;
-  static constexpr int WV = 16 / int(sizeof(float));  // float slot: 16-byte vectors
-  static constexpr int WXL = Widen ? (R + WV - 1) / WV * WV : XL;  // its x halo
-  static constexpr int WRowLen = TX + 2 * WXL;
-  static constexpr int WidenedBytes = Widen ? WRowLen * Rows * int(sizeof(float)) : 0;  // a multiple of 16
   static constexpr int PhiAhead = Pml ? 2 : 0;
   static constexpr int PhiBytes = Pml ? (PhiAhead + 1) * BY * 32 * 16 : 0;  // each thread's V points, per plane
-  static constexpr int Budget = 227 * 1024 / MinBlocks - 1024 - 256 - PhiBytes - Widened * WidenedBytes;  // per block, less barriers and alignment
+  static constexpr int Budget = 227 * 1024 / MinBlocks - 1024 - 256 - PhiBytes;  // per block, less barriers and alignment
   static constexpr int Slots = R + 1 + Ahead < Budget / SlotBytes ? R + 1 + Ahead : Budget / SlotBytes;
-  // At least one plane in flight; with converters, a plane's slot is refilled only after they have
-  // waited for their float slot, so that its previous landing is past (see the converters' waits).
-  static constexpr bool Fits = Slots >= R + (Widen ? Widened : 2);
-  static constexpr int Threads = 32 * (Converters + BY + 1);  // the converters, BY consumer warps, one producer warp
-  static constexpr std::size_t BarrierBytes = (2 * (Slots + Widened) * sizeof(std::uint64_t) + 15) / 16 * 16;
-  static constexpr std::size_t SmemBytes =
-      std::size_t(Slots) * SlotBytes + std::size_t(Widened) * WidenedBytes + BarrierBytes + PhiBytes + 128;
+  static constexpr bool Fits = Slots >= R + 2;        // at least one plane in flight
+  static constexpr int Threads = 32 * (BY + 1);       // BY consumer warps + one producer warp
+  static constexpr std::size_t BarrierBytes = (2 * Slots * sizeof(std::uint64_t) + 15) / 16 * 16;
+  static constexpr std::size_t SmemBytes = std::size_t(Slots) * SlotBytes + BarrierBytes + PhiBytes + 128;
 };
 
 }  // namespace tma
@@ -94,7 +80,7 @@ namespace {
 using namespace tma;
 
 template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml>
-__global__ void __launch_bounds__(tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>::Threads, MinBlocks)
+__global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     star_tma_kernel(const __grid_constant__ CUtensorMap u_map, const __grid_constant__ CUtensorMap prev_map,
                     const __grid_constant__ CUtensorMap coef_map, const native::StarArgs<T> a, int o0, int o1,
                     int o2, int z_chunk) {
@@ -111,18 +97,11 @@ __global__ void __launch_bounds__(tma::Shape<T, R, BY, Ahead, MinBlocks, StagePr
   auto slot = [&](int s) { return reinterpret_cast<T*>(base + std::size_t(s) * S::SlotBytes); };
   auto prev_slot = [&](int s) { return reinterpret_cast<T*>(base + std::size_t(s) * S::SlotBytes + S::UBytes); };
   auto coef_slot = [&](int s) { return prev_slot(s) + S::TX * BY; };
-  unsigned char* const widened_base = base + std::size_t(S::Slots) * S::SlotBytes;
-  auto widened_slot = [&](int s) { return reinterpret_cast<A*>(widened_base + std::size_t(s) * S::WidenedBytes); };
-  unsigned char* const barriers = widened_base + std::size_t(S::Widened) * S::WidenedBytes;
-  std::uint64_t* full = reinterpret_cast<std::uint64_t*>(barriers);  // a plane landed in a slot
-  std::uint64_t* empty = full + S::Slots;                              // every consumer released it
-  std::uint64_t* widened = empty + S::Slots;                           // a float slot holds its plane
-  std::uint64_t* drained = widened + S::Widened;                       // every consumer has read it
-  T* phi_ahead = reinterpret_cast<T*>(barriers + S::BarrierBytes);
+  std::uint64_t* full = reinterpret_cast<std::uint64_t*>(base + std::size_t(S::Slots) * S::SlotBytes);
+  std::uint64_t* empty = full + S::Slots;
+  T* phi_ahead = reinterpret_cast<T*>(base + std::size_t(S::Slots) * S::SlotBytes + S::BarrierBytes);
 
-  // Warps 0 .. Converters - 1 convert (the oldest warps: issued first when several are ready), then
-  // the BY consumers (tile rows 0 .. BY - 1), then the producer.
-  const int warp = int(threadIdx.x / 32) - S::Converters, lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int x0 = a.lo[0] + blockIdx.x * S::TX, y0 = a.lo[1] + blockIdx.y * BY;
   int zb = a.lo[2] + blockIdx.z * z_chunk;
   int nz = min(z_chunk, a.hi[2] - zb);
@@ -130,7 +109,7 @@ __global__ void __launch_bounds__(tma::Shape<T, R, BY, Ahead, MinBlocks, StagePr
     __shared__ int span_lo, span_hi;
     if (threadIdx.x == 0) span_lo = INT_MAX, span_hi = INT_MIN;
     __syncthreads();
-    if (warp >= 0 && warp < BY) {
+    if (warp < BY) {
       int lo = INT_MAX, hi = INT_MIN;
       const int y = y0 + warp;
       for (int v = 0; v < V; ++v) {
@@ -156,40 +135,10 @@ __global__ void __launch_bounds__(tma::Shape<T, R, BY, Ahead, MinBlocks, StagePr
       mbar_init(&full[s], 1);
       mbar_init(&empty[s], BY);
     }
-    for (int s = 0; s < S::Widened; ++s) {
-      mbar_init(&widened[s], 32 * S::Converters);
-      mbar_init(&drained[s], BY);
-    }
     mbar_init_fence();
   }
   __syncthreads();
 
-  auto arrived = [&](int t) { mbar_wait(&full[t % S::Slots], (t / S::Slots) & 1); };
-  if (warp < 0) {  // converters (16-bit fields): centre plane k + R widened into float slot k % Widened
-    if constexpr (S::Widen) {
-      constexpr int Vectors = S::WRowLen / 4 * S::Rows;  // 4 values each: 8 bytes read, 16 written
-      const int first = (warp + S::Converters) * 32 + lane;
-      for (int k = 0; k < nz; ++k) {
-        const int ws = k % S::Widened;
-        // Drained first: the consumers have then waited for every plane up to k - Widened + 2R, so
-        // the landing of the one before k + R in its slot (k + R - Slots <= k - Widened, Fits) is
-        // past, and full[]'s parity names this plane's (the converters skip the non-centre planes).
-        if (k >= S::Widened) mbar_wait(&drained[ws], ((k / S::Widened) - 1) & 1);
-        arrived(k + R);
-        const T* from = slot((k + R) % S::Slots) + (S::XL - S::WXL);
-        A* to = widened_slot(ws);
-#pragma unroll 4
-        for (int q = first; q < Vectors; q += 32 * S::Converters) {
-          const int row = q / (S::WRowLen / 4), at = q % (S::WRowLen / 4) * 4;
-          A f[4];
-          load_widened<T, 4>(from + row * S::RowLen + at, f);
-          store<A, 4>(to + row * S::WRowLen + at, f);
-        }
-        mbar_arrive(&widened[ws]);  // every converter thread: each releases its own stores
-      }
-    }
-    return;
-  }
   if (warp == BY) {  // producer: one thread issues every copy of this block's stream
     if (lane == 0) {
       for (int t = 0; t < planes; ++t) {
@@ -209,11 +158,10 @@ __global__ void __launch_bounds__(tma::Shape<T, R, BY, Ahead, MinBlocks, StagePr
   const bool active = x < a.hi[0] && y < a.hi[1];
   const std::int64_t col = a.origin + x + std::int64_t(y) * sy;
   const int own = (warp + R) * S::RowLen + S::XL + lane * V;  // this thread's points in a slot
-  // The x halo the neighbours are read with: the float slot's, or the copy's trimmed to whole vectors.
-  constexpr int XL = S::Widen ? S::WXL : (R + V - 1) / V * V;
-  using Read = std::conditional_t<S::Widen, A, T>;  // the values of the slot they are read from
-  const int own_widened = (warp + R) * S::WRowLen + XL + lane * V;
+  // The x halo read: whole vectors (the slot's starts on 16 bytes for the copy: 8 values in 16 bits).
+  constexpr int XR = (R + V - 1) / V * V;
   const auto img = a.images.template column<V>(x, y);
+  auto arrived = [&](int t) { mbar_wait(&full[t % S::Slots], (t / S::Slots) & 1); };
   auto release = [&](int t) {
     __syncwarp();
     if (lane == 0) mbar_arrive(&empty[t % S::Slots]);
@@ -272,38 +220,30 @@ __global__ void __launch_bounds__(tma::Shape<T, R, BY, Ahead, MinBlocks, StagePr
       }
     }
 
-    // The centre plane: the slot it landed in, or (16-bit fields) the float slot it was widened into.
-    const Read* c;
-    int row_len;
-    if constexpr (S::Widen) {
-      mbar_wait(&widened[k % S::Widened], (k / S::Widened) & 1);
-      c = widened_slot(k % S::Widened) + own_widened, row_len = S::WRowLen;
-    } else {
-      c = slot(centre % S::Slots) + own, row_len = S::RowLen;
-    }
-    A row[2 * XL + V];  // u(x - XL .. x + V - 1 + XL); the middle V are w[R]
+    const T* c = slot(centre % S::Slots) + own;
+    A row[2 * XR + V];  // u(x - XR .. x + V - 1 + XR); the middle V are w[R]
 #pragma unroll
-    for (int n = 0; n < XL / V; ++n) {
+    for (int n = 0; n < XR / V; ++n) {
       A l[V], r[V];
-      load_widened<Read, V>(c - XL + n * V, l);
-      load_widened<Read, V>(c + V + n * V, r);
+      load_widened<T, V>(c - XR + n * V, l);
+      load_widened<T, V>(c + V + n * V, r);
 #pragma unroll
-      for (int v = 0; v < V; ++v) row[n * V + v] = l[v], row[XL + V + n * V + v] = r[v];
+      for (int v = 0; v < V; ++v) row[n * V + v] = l[v], row[XR + V + n * V + v] = r[v];
     }
 #pragma unroll
-    for (int v = 0; v < V; ++v) row[XL + v] = w[R][v];
+    for (int v = 0; v < V; ++v) row[XR + v] = w[R][v];
     A out[V];
 #pragma unroll
-    for (int v = 0; v < V; ++v) out[v] = Coef ? a.c[0] * row[XL + v] : a.c[0] * row[XL + v] - cur_prev[v];
+    for (int v = 0; v < V; ++v) out[v] = Coef ? a.c[0] * row[XR + v] : a.c[0] * row[XR + v] - cur_prev[v];
     A up1[V], down1[V];  // u(y - 1), u(y + 1): the PML's gradient
 #pragma unroll
     for (int m = 1; m <= R; ++m) {
       A up[V], down[V];
-      load_widened<Read, V>(c - m * row_len, up);
-      load_widened<Read, V>(c + m * row_len, down);
+      load_widened<T, V>(c - m * S::RowLen, up);
+      load_widened<T, V>(c + m * S::RowLen, down);
 #pragma unroll
       for (int v = 0; v < V; ++v) {
-        out[v] = fma(a.c[m], (row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]),
+        out[v] = fma(a.c[m], (row[XR + v - m] + row[XR + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]),
                      out[v]);
         if (m == 1) up1[v] = up[v], down1[v] = down[v];
       }
@@ -324,7 +264,7 @@ __global__ void __launch_bounds__(tma::Shape<T, R, BY, Ahead, MinBlocks, StagePr
           for (int v = 0; v < V; ++v)
             if (q[v] >= 0) ph[v] = a.pml.phi[q[v]];
         }
-        pml.template update<XL>(z, slab_row, row, up1, down1, w[R - 1], w[R], w[R + 1], cur_vp, cur_prev, ph, out);
+        pml.template update<XR>(z, slab_row, row, up1, down1, w[R - 1], w[R], w[R + 1], cur_vp, cur_prev, ph, out);
         if (q0 >= 0) {
           store<T, V>(a.pml.phi + q0, ph);
         } else {
@@ -341,10 +281,6 @@ __global__ void __launch_bounds__(tma::Shape<T, R, BY, Ahead, MinBlocks, StagePr
       for (int v = 0; v < V; ++v) out[v] = kernels::coefficient_update(w[R][v], out[v], cur_vp[v], cur_prev[v]);
     }
     release(centre);
-    if constexpr (S::Widen) {
-      __syncwarp();
-      if (lane == 0) mbar_arrive(&drained[k % S::Widened]);
-    }
     if (active) {
       T stored[V];
       narrow_vector<T, V>(out, stored);

@@ -16,9 +16,13 @@ struct Vec;
 template <> struct Vec<float, 4> { using type = float4; };
 template <> struct Vec<double, 2> { using type = double2; };
 template <> struct Vec<float, 2> { using type = float2; };
-template <> struct Vec<Half, 4> { using type = uint2; };  // 16-bit storage: moved as bits
+template <> struct Vec<Half, 8> { using type = uint4; };  // 16-bit storage: moved as bits
+template <> struct Vec<BFloat16, 8> { using type = uint4; };
+template <> struct Vec<Half, 4> { using type = uint2; };
 template <> struct Vec<BFloat16, 4> { using type = uint2; };
 template <class T> struct Vec<T, 1> { using type = T; };
+template <> struct Vec<Half, 1> { using type = unsigned short; };  // a type __ldg knows
+template <> struct Vec<BFloat16, 1> { using type = unsigned short; };
 
 // A plain load: shared memory, or global memory that the kernel also writes.
 template <class T, int V>
@@ -80,7 +84,11 @@ __device__ __forceinline__ std::uint32_t narrow_pair(float lo, float hi) {
 // A vector of V values loaded and widened to arithmetic_t<T> (a plain load where T is it).
 template <class T, int V>
 __device__ __forceinline__ void load_widened(const T* p, arithmetic_t<T> (&out)[V]) {
-  if constexpr (kSixteenBit<T>) {
+  if constexpr (kSixteenBit<T> && V == 1) {
+    T value[1];
+    load<T, 1>(p, value);
+    out[0] = widen(value[0]);
+  } else if constexpr (kSixteenBit<T>) {
     static_assert(V % 2 == 0);
     using W = typename Vec<T, V>::type;
     const W w = *reinterpret_cast<const W*>(p);
@@ -99,7 +107,9 @@ __device__ __forceinline__ void load_widened(const T* p, arithmetic_t<T> (&out)[
 // V values rounded to T (copied where T is arithmetic_t<T>).
 template <class T, int V>
 __device__ __forceinline__ void narrow_vector(const arithmetic_t<T> (&in)[V], T (&out)[V]) {
-  if constexpr (kSixteenBit<T>) {
+  if constexpr (kSixteenBit<T> && V == 1) {
+    out[0] = narrow<T>(in[0]);
+  } else if constexpr (kSixteenBit<T>) {
     static_assert(V % 2 == 0);
     std::uint32_t pairs[V / 2];
 #pragma unroll

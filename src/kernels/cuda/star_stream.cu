@@ -7,13 +7,16 @@
 // from global memory: neighbouring threads read the same lines, which hit L1/L2, and no barrier
 // is needed. (Staging the xy plane in shared memory with block barriers was measured slower,
 // docs/performance.md; star_tma.cu stages it without barriers.) Loads and stores are V-wide
-// vectors (16 bytes: float4 / double2) when the box and rows are 16-byte aligned, else V = 1.
+// vectors (16 bytes: float4 / double2 / 8 halves) when the box and rows are 16-byte aligned, else
+// V = 1. Fields stored in 16 bits are widened to float as read (a packed pair at a time) and
+// rounded as stored; the window holds float.
 // With the seismic PML (the layer's boxes, scheme.layer_variant, or unified work) layer points
 // take the PML update, and each thread's streams come through its own shared-memory slots.
 #include <cuda_runtime.h>
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "kernels/fused.hpp"
 #include "launch_shape.cuh"
@@ -45,7 +48,14 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
     star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, const T* __restrict__ coef, std::int64_t sy,
                        std::int64_t sz,
                        std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2,
-                       int z_chunk, Coeffs<T, R> k, const GhostImages images, const PmlLayer<T> layer) {
+                       int z_chunk, Coeffs<arithmetic_t<T>, R> k, const GhostImages images,
+                       const PmlLayer<T> pml_layer) {
+  using A = arithmetic_t<T>;
+  using PmlT = std::conditional_t<kSixteenBit<T>, float, T>;  // no PML in 16 bits (launch refuses it)
+  const PmlLayer<PmlT> layer = [&] {
+    if constexpr (kSixteenBit<T>) return PmlLayer<PmlT>{};
+    else return pml_layer;
+  }();
   // x halo: R rounded up to whole vectors on each side, so that every read is an aligned vector.
   constexpr int TX = BX * V;               // tile width in points
   constexpr int XL = (R + V - 1) / V * V;  // halo points read left (and right) of a thread's vector
@@ -61,13 +71,13 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
 
   // Register window along z: w[j][v] holds u(x+v, y, z - R + j); lead/prev are prefetched one
   // plane ahead so that their loads are in flight during the previous plane's compute.
-  T w[2 * R + 1][V];
+  A w[2 * R + 1][V];
   T lead[V] = {}, prev[V] = {}, vp[V] = {};
   const std::int64_t base = origin + x + std::int64_t(y) * sy;
   const auto img = Images ? images.template column<V>(x, y) : GhostImages::Column<V>{};
   if (active && zb < ze) {
 #pragma unroll
-    for (int j = 0; j < 2 * R; ++j) load_ro<T, V>(u + base + std::int64_t(zb - R + j) * sz, w[j]);
+    for (int j = 0; j < 2 * R; ++j) load_widened<T, V>(u + base + std::int64_t(zb - R + j) * sz, w[j]);
   }
   if (Ahead == 0 && active && zb < ze) {
     load_ro<T, V>(u + base + std::int64_t(zb + R) * sz, lead);
@@ -76,13 +86,14 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
   }
   // phi as one vector where it lies so (phi_next_at >= 0), loaded a plane ahead; phi is written
   // here, so not through the read-only path.
-  const PmlColumn<T, V> pml(layer, x, y, Pml && active);
+  const PmlColumn<PmlT, V> pml(layer, x, y, Pml && active);
   std::int64_t phi_next_at = -1;
   T phi_next[V] = {};
-  if (Pml && active && zb < ze && Ahead == 0) {
-    phi_next_at = pml.phi_vector_at(zb);
-    if (phi_next_at >= 0) load<T, V>(layer.phi + phi_next_at, phi_next);
-  }
+  if constexpr (Pml)
+    if (active && zb < ze && Ahead == 0) {
+      phi_next_at = pml.phi_vector_at(zb);
+      if (phi_next_at >= 0) load<T, V>(layer.phi + phi_next_at, phi_next);
+    }
   // Ahead > 0: this thread's slot of each staged stream for plane z - zb, Ahead + 1 planes in turn.
   extern __shared__ __align__(16) unsigned char staged_raw[];
   T* const staged = reinterpret_cast<T*>(staged_raw);
@@ -93,13 +104,15 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
   // Returns where plane zf's phi vector lies (-1: none copied), kept until the plane is updated.
   auto fetch = [&](int zf) {  // one group per plane, empty past the chunk
     std::int64_t q0 = -1;
-    if (active && zf < ze) {
-      copy_async<T, V>(slot(zf - zb, 0), u + base + std::int64_t(zf + R) * sz);
-      copy_async<T, V>(slot(zf - zb, 1), u_prev + base + std::int64_t(zf) * sz);
-      if constexpr (Coef) copy_async<T, V>(slot(zf - zb, 2), coef + base + std::int64_t(zf) * sz);
-      if constexpr (Pml) {
-        q0 = pml.phi_vector_at(zf);
-        if (q0 >= 0) copy_async<T, V>(slot(zf - zb, 3), layer.phi + q0);
+    if constexpr (Ahead > 0) {  // compiled only where used: there is no 2-byte copy_async
+      if (active && zf < ze) {
+        copy_async<T, V>(slot(zf - zb, 0), u + base + std::int64_t(zf + R) * sz);
+        copy_async<T, V>(slot(zf - zb, 1), u_prev + base + std::int64_t(zf) * sz);
+        if constexpr (Coef) copy_async<T, V>(slot(zf - zb, 2), coef + base + std::int64_t(zf) * sz);
+        if constexpr (Pml) {
+          q0 = pml.phi_vector_at(zf);
+          if (q0 >= 0) copy_async<T, V>(slot(zf - zb, 3), layer.phi + q0);
+        }
       }
     }
     copy_async_commit();
@@ -128,10 +141,11 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
       for (int j = 0; j < Ahead; ++j) phi_ahead[j] = phi_ahead[j + 1];
     }
 #pragma unroll
-    for (int v = 0; v < V; ++v) w[2 * R][v] = lead[v];
-    T cur_prev[V], cur_vp[V], ph[V];
+    for (int v = 0; v < V; ++v) w[2 * R][v] = widen(lead[v]);
+    A cur_prev[V];
+    T cur_vp[V], ph[V];
 #pragma unroll
-    for (int v = 0; v < V; ++v) cur_prev[v] = prev[v], cur_vp[v] = vp[v], ph[v] = phi_next[v];
+    for (int v = 0; v < V; ++v) cur_prev[v] = widen(prev[v]), cur_vp[v] = vp[v], ph[v] = phi_next[v];
     const std::int64_t phi_at = phi_next_at;
     if (Ahead == 0 && active && z + 1 < ze) {  // prefetch the next plane's loads
       load_ro<T, V>(u + base + std::int64_t(z + 1 + R) * sz, lead);
@@ -145,51 +159,59 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
     if (active) {
       // In-plane neighbours straight from global memory, through L1.
       const T* gp = u + base + zoff;
-      T row[NW * V];  // this thread's row from x - XL to x + V - 1 + XL
+      A row[NW * V];  // this thread's row from x - XL to x + V - 1 + XL
 #pragma unroll
       for (int n = 0; n < NW; ++n) {
-        T t[V];
-        load_ro<T, V>(gp - XL + n * V, t);
+        A t[V];
+        load_widened<T, V>(gp - XL + n * V, t);
 #pragma unroll
         for (int v = 0; v < V; ++v) row[n * V + v] = t[v];
       }
-      T out[V];
+      A out[V];
 #pragma unroll
       for (int v = 0; v < V; ++v) out[v] = Coef ? k.c[0] * w[R][v] : k.c[0] * w[R][v] - cur_prev[v];
-      T up1[V], down1[V];  // u(y - 1), u(y + 1): the PML's gradient
+      A up1[V], down1[V];  // u(y - 1), u(y + 1): the PML's gradient
 #pragma unroll
       for (int m = 1; m <= R; ++m) {
-        T up[V], down[V];
-        load_ro<T, V>(gp - m * sy, up);
-        load_ro<T, V>(gp + m * sy, down);
+        A up[V], down[V];
+        load_widened<T, V>(gp - m * sy, up);
+        load_widened<T, V>(gp + m * sy, down);
 #pragma unroll
         for (int v = 0; v < V; ++v) {
           out[v] = fma(k.c[m], (row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]), out[v]);
           if (m == 1) up1[v] = up[v], down1[v] = down[v];
         }
       }
-      const bool slab_row = Pml && pml.layer_row(z);
-      if (Pml && pml.touches(slab_row)) {
-        std::int64_t q[V];
-        if (phi_at < 0) {
-          pml.phi_points(z, slab_row, q);
+      bool layer_point = false;
+      if constexpr (Pml) {
+        const bool slab_row = pml.layer_row(z);
+        layer_point = pml.touches(slab_row);
+        if (layer_point) {
+          std::int64_t q[V];
+          if (phi_at < 0) {
+            pml.phi_points(z, slab_row, q);
 #pragma unroll
-          for (int v = 0; v < V; ++v)
-            if (q[v] >= 0) ph[v] = layer.phi[q[v]];
+            for (int v = 0; v < V; ++v)
+              if (q[v] >= 0) ph[v] = layer.phi[q[v]];
+          }
+          pml.template update<XL>(z, slab_row, row, up1, down1, w[R - 1], w[R], w[R + 1], cur_vp, cur_prev, ph, out);
+          if (phi_at >= 0) {
+            store<T, V>(layer.phi + phi_at, ph);
+          } else {
+#pragma unroll
+            for (int v = 0; v < V; ++v)
+              if (q[v] >= 0) layer.phi[q[v]] = ph[v];
+          }
         }
-        pml.template update<XL>(z, slab_row, row, up1, down1, w[R - 1], w[R], w[R + 1], cur_vp, cur_prev, ph, out);
-        if (phi_at >= 0) {
-          store<T, V>(layer.phi + phi_at, ph);
-        } else {
+      }
+      if constexpr (Coef)
+        if (!layer_point)
 #pragma unroll
-          for (int v = 0; v < V; ++v)
-            if (q[v] >= 0) layer.phi[q[v]] = ph[v];
-        }
-      } else if constexpr (Coef)
-#pragma unroll
-        for (int v = 0; v < V; ++v) out[v] = kernels::coefficient_update(w[R][v], out[v], cur_vp[v], cur_prev[v]);
-      store<T, V>(u_prev + base + zoff, out);
-      if constexpr (Images) images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, z, base + zoff, out);
+          for (int v = 0; v < V; ++v) out[v] = kernels::coefficient_update(w[R][v], out[v], cur_vp[v], cur_prev[v]);
+      T stored[V];
+      narrow_vector<T, V>(out, stored);
+      store<T, V>(u_prev + base + zoff, stored);
+      if constexpr (Images) images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, z, base + zoff, stored);
     }
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j)
@@ -207,16 +229,24 @@ void launch(const native::StarArgs<T>& a) {
   const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132LL * 2048 / (BX * BY) * 2, 16 * R);
   const dim3 block(BX, BY, 1);
   const dim3 grid((nx + BX * V - 1) / (BX * V), (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
-  const Coeffs<T, R> k = coeffs<T, R>(a.c);
+  const Coeffs<arithmetic_t<T>, R> k = coeffs<arithmetic_t<T>, R>(a.c);
   if (pml && !a.coef) throw std::runtime_error("cuda star-stream: the PML needs the coefficient");
   if (a.coef && a.images.active) throw std::runtime_error("cuda star-stream: ghost images with a coefficient");
   // The ghost images are for the constant-coefficient benchmark; the seismic model does not use them.
   constexpr int PmlAhead = 1;  // the PML branch's planes staged ahead (the kernel's comment)
   const std::size_t smem = pml ? std::size_t(BX * BY) * (PmlAhead + 1) * kStagedStreams * V * sizeof(T) : 0;
-  auto kernel = pml              ? star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead>
-                : a.coef         ? star_stream_kernel<T, R, BX, BY, V, false, true>
-                : a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
-                                  : star_stream_kernel<T, R, BX, BY, V, false, false>;
+  auto kernel = [&] {
+    if constexpr (kSixteenBit<T>) {  // the wave fields alone: no coefficient, no PML in 16 bits yet
+      if (a.coef) throw std::runtime_error("cuda star-stream: no variable coefficient with 16-bit storage");
+      return a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
+                             : star_stream_kernel<T, R, BX, BY, V, false, false>;
+    } else {
+      return pml              ? star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead>
+             : a.coef         ? star_stream_kernel<T, R, BX, BY, V, false, true>
+             : a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
+                               : star_stream_kernel<T, R, BX, BY, V, false, false>;
+    }
+  }();
   kernel<<<grid, block, smem, static_cast<cudaStream_t>(a.stream)>>>(a.u, a.u_prev, a.coef, a.sy, a.sz, a.origin, a.lo[0],
                                                                   a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k,
                                                                   a.images, a.pml);
@@ -250,5 +280,7 @@ void star_stream(const native::StarArgs<T>& a) {
 
 template void star_stream<float>(const native::StarArgs<float>&);
 template void star_stream<double>(const native::StarArgs<double>&);
+template void star_stream<Half>(const native::StarArgs<Half>&);
+template void star_stream<BFloat16>(const native::StarArgs<BFloat16>&);
 
 }  // namespace wavefd::cuda

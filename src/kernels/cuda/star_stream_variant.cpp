@@ -8,7 +8,7 @@
 namespace wavefd::kernels {
 namespace {
 
-class CudaStarStream final : public NativeStarVariant<CudaStarStream> {
+class CudaStarStream final : public VariantWith16Bit<CudaStarStream, NativeStarVariant<CudaStarStream>> {
  public:
   static constexpr std::array<int, 2> kRows{4, 8};  // tile heights compiled in (the first is the default)
 
@@ -21,8 +21,9 @@ class CudaStarStream final : public NativeStarVariant<CudaStarStream> {
            "loads, in-plane neighbours through L1; the seismic PML branch (scheme.layer_variant)";
   }
 
-  // Its PML branch takes any box (16-byte vectors where aligned, else one point per thread).
-  bool takes_pml(const Layout&, const Box&, Precision) const override { return true; }
+  // Its PML branch takes any box (16-byte vectors where aligned, else one point per thread), in
+  // float and double.
+  bool takes_pml(const Layout&, const Box&, Precision p) const override { return !is_16_bit(p); }
 
   template <class T>
   void run(const TwoStepArgs<T>& a, const Box& box) const {

@@ -1,7 +1,6 @@
 // cuda-star-tma: the native CUDA kernel fed by the Hopper bulk tensor copy (star_tma.cu) as a
 // registry variant. Built only with the Kokkos CUDA backend; where the copy engine or the layout
-// does not allow it (pre-Hopper GPU, unaligned rows) it runs cuda-star-stream's kernel instead, or
-// for fields stored in 16 bits mdrange-star's.
+// does not allow it (pre-Hopper GPU, unaligned rows) it runs cuda-star-stream's kernel instead.
 #include <array>
 
 #include "kernels/native_variant.hpp"
@@ -37,11 +36,7 @@ class CudaStarTma final : public VariantWith16Bit<CudaStarTma, NativeStarVariant
     const native::StarArgs<T> n = native_star_args(a, box, a.exec.cuda_stream());
     if (cuda::star_tma_usable(n))
       cuda::star_tma(n);
-    else if constexpr (kSixteenBit<T>) {
-      TwoStepArgs<T> own_tile = a;  // mdrange-star at its own tile: this variant's is a streaming one
-      own_tile.tile = {};
-      select_variant("mdrange-star", *a.stencil, precision_of<T>).apply(own_tile, box);
-    } else if (a.pml.active())
+    else if (a.pml.active())
       throw Error("cuda-star-tma: the seismic PML branch needs an sm_90 device and rows on 16 bytes (takes_pml)");
     else
       cuda::star_stream(n);

@@ -1,6 +1,8 @@
 // The 16-bit storage formats (include/wavefd/storage_format.hpp) against a reference that finds the
 // nearest value by exact comparison in double: every half and bfloat16 bit pattern, floats across
-// the whole range, the ties between neighbours, the edges of the range.
+// the whole range, the ties between neighbours, the edges of the range. Half's conversions are
+// checked as this build makes them (F16C instructions on x86 hosts that have them) and as the
+// integer code that other backends run (detail::).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -58,12 +60,17 @@ TEST(StorageFormat, HalfDecodesEveryPatternAsBinary16AndBack) {
     if (exponent == 0x1f && fraction != 0) {
       EXPECT_TRUE(std::isnan(f)) << b;
       EXPECT_TRUE(std::isnan(wavefd::to_float(wavefd::to_half(f)))) << b;
+      EXPECT_TRUE(std::isnan(wavefd::detail::half_bits_to_float(wavefd::detail::float_to_half_bits(f)))) << b;
       continue;
     }
     if (exponent == 0x1f) EXPECT_TRUE(std::isinf(f)) << b;
     else EXPECT_EQ(double(std::fabs(f)), magnitude) << b;
     EXPECT_EQ(std::signbit(f), (b & 0x8000) != 0) << b;
     EXPECT_EQ(wavefd::to_half(f).bits, b) << b;  // every half survives the trip through float
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(wavefd::detail::half_bits_to_float(std::uint16_t(b))),
+              std::bit_cast<std::uint32_t>(f))
+        << b;
+    EXPECT_EQ(wavefd::detail::float_to_half_bits(f), b) << b;
   }
 }
 
@@ -105,13 +112,17 @@ long check_rounding(Encode encode, std::uint32_t dense_from, std::uint32_t dense
 
 TEST(StorageFormat, FloatsRoundToTheNearestHalfTiesToEven) {
   // Dense between 2^-26 and 2^-13: the subnormals and the first normals, where the rounding shift varies.
-  const long checked = check_rounding<Half>([](float x) { return wavefd::to_half(x); }, 0x32800000, 0x39000000,
-                                            {0.0f, 65504.0f, 65519.99f, 65520.0f, 65536.0f, 1e30f, 5.9604645e-8f,
-                                             2.9802322e-8f, 2.98023259e-8f, 6.1035156e-5f,
-                                             std::numeric_limits<float>::infinity(),
-                                             std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::max()});
+  const std::vector<float> edges{0.0f, 65504.0f, 65519.99f, 65520.0f, 65536.0f, 1e30f, 5.9604645e-8f,
+                                 2.9802322e-8f, 2.98023259e-8f, 6.1035156e-5f,
+                                 std::numeric_limits<float>::infinity(),
+                                 std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::max()};
+  const long checked = check_rounding<Half>([](float x) { return wavefd::to_half(x); }, 0x32800000, 0x39000000, edges);
   EXPECT_GT(checked, 5000000);
+  const long portable = check_rounding<Half>([](float x) { return Half::from_bits(wavefd::detail::float_to_half_bits(x)); },
+                                             0x32800000, 0x39000000, edges);
+  EXPECT_EQ(portable, checked);
   EXPECT_EQ(wavefd::to_half(std::numeric_limits<float>::quiet_NaN()).bits & 0x7e00, 0x7e00);
+  EXPECT_EQ(wavefd::detail::float_to_half_bits(std::numeric_limits<float>::quiet_NaN()) & 0x7e00, 0x7e00);
 }
 
 TEST(StorageFormat, FloatsRoundToTheNearestBFloat16TiesToEven) {

@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
   const auto img = Images ? images.template column<V>(x, y) : GhostImages::Column<V>{};
   if (active && zb < ze) {
 #pragma unroll
-    for (int j = 0; j < 2 * R; ++j) load_widened<T, V>(u + base + std::int64_t(zb - R + j) * sz, w[j]);
+    for (int j = 0; j < 2 * R; ++j) load_widened<T, V, true>(u + base + std::int64_t(zb - R + j) * sz, w[j]);
   }
   if (Ahead == 0 && active && zb < ze) {
     load_ro<T, V>(u + base + std::int64_t(zb + R) * sz, lead);
@@ -163,7 +163,7 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
 #pragma unroll
       for (int n = 0; n < NW; ++n) {
         A t[V];
-        load_widened<T, V>(gp - XL + n * V, t);
+        load_widened<T, V, true>(gp - XL + n * V, t);
 #pragma unroll
         for (int v = 0; v < V; ++v) row[n * V + v] = t[v];
       }
@@ -174,8 +174,8 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
 #pragma unroll
       for (int m = 1; m <= R; ++m) {
         A up[V], down[V];
-        load_widened<T, V>(gp - m * sy, up);
-        load_widened<T, V>(gp + m * sy, down);
+        load_widened<T, V, true>(gp - m * sy, up);
+        load_widened<T, V, true>(gp + m * sy, down);
 #pragma unroll
         for (int v = 0; v < V; ++v) {
           out[v] = fma(k.c[m], (row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]), out[v]);

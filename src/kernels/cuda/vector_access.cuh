@@ -81,17 +81,19 @@ __device__ __forceinline__ std::uint32_t narrow_pair(float lo, float hi) {
   return bits;
 }
 
-// A vector of V values loaded and widened to arithmetic_t<T> (a plain load where T is it).
-template <class T, int V>
+// A vector of V values loaded and widened to arithmetic_t<T> (a plain load where T is it);
+// ReadOnly: through the read-only cache (global memory the kernel does not write), as load_ro.
+template <class T, int V, bool ReadOnly = false>
 __device__ __forceinline__ void load_widened(const T* p, arithmetic_t<T> (&out)[V]) {
   if constexpr (kSixteenBit<T> && V == 1) {
     T value[1];
-    load<T, 1>(p, value);
+    if constexpr (ReadOnly) load_ro<T, 1>(p, value);
+    else load<T, 1>(p, value);
     out[0] = widen(value[0]);
   } else if constexpr (kSixteenBit<T>) {
     static_assert(V % 2 == 0);
     using W = typename Vec<T, V>::type;
-    const W w = *reinterpret_cast<const W*>(p);
+    const W w = ReadOnly ? __ldg(reinterpret_cast<const W*>(p)) : *reinterpret_cast<const W*>(p);
     std::uint32_t pairs[V / 2];
     std::memcpy(pairs, &w, sizeof pairs);
 #pragma unroll
@@ -99,6 +101,8 @@ __device__ __forceinline__ void load_widened(const T* p, arithmetic_t<T> (&out)[
       const float2 f = widen_pair<T>(pairs[i]);
       out[2 * i] = f.x, out[2 * i + 1] = f.y;
     }
+  } else if constexpr (ReadOnly) {
+    load_ro<T, V>(p, out);
   } else {
     load<T, V>(p, out);
   }

@@ -12,14 +12,13 @@ if [ ! -x "$NVCC" ]; then
   exit 1
 fi
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-n=0
-for src in src/kernels/cuda/*.cu; do
-  for arch in sm_80 sm_90; do
-    "$NVCC" -std=c++20 -O3 -Iinclude -Isrc -arch=$arch -Xcompiler -Wall -c "$src" -o "$out/$(basename "$src").$arch.o"
-    echo "check_gpu_sources: $src compiles for $arch"
-    n=$((n + 1))
-  done
-done
+# WAVEFD_JOBS compilations at a time (star_tma.cu alone takes minutes per architecture).
+export NVCC out
+for src in src/kernels/cuda/*.cu; do printf '%s sm_80\n%s sm_90\n' "$src" "$src"; done |
+  xargs -P "${WAVEFD_JOBS:-$(nproc)}" -L 1 bash -c '
+    "$NVCC" -std=c++20 -O3 -Iinclude -Isrc -arch=$1 -Xcompiler -Wall -c "$0" -o "$out/$(basename "$0").$1.o" &&
+    echo "check_gpu_sources: $0 compiles for $1"'
+n=$((2 * $(ls src/kernels/cuda/*.cu | wc -l)))
 hip_cmd='for src in src/kernels/hip/*.hip; do for arch in gfx90a gfx942; do
   hipcc -std=c++20 -O3 -Iinclude -Isrc --offload-arch=$arch -Wall -Werror -c "$src" -o /tmp/wavefd-hip-check.o || exit 1
   echo "check_gpu_sources: $src compiles for $arch"; done; done; rm -f /tmp/wavefd-hip-check.o'

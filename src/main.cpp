@@ -57,22 +57,14 @@ int fail(const std::string& what, int code) {
   return code;
 }
 
-// MPI for the commands that talk to other ranks (start-up costs over a second on some systems).
-// Initialised before parsing, so that a bad flag or deck is reported once, by rank 0.
+// MPI under a launcher, initialised before parsing so that a bad flag or deck is reported once, by
+// rank 0. A process started alone has one rank: MPI starts only where an MPI-backed transport or
+// the probe asks for it (start_mpi), and is finalized here either way.
 struct MpiSession {
-  bool on = false;
-  explicit MpiSession(bool want) {
-#ifdef WAVEFD_HAVE_MPI
-    if (want) MPI_Init(nullptr, nullptr), on = true;
-#else
-    (void)want;
-#endif
+  explicit MpiSession(bool launched) {
+    if (launched) wavefd::start_mpi();
   }
-  ~MpiSession() {
-#ifdef WAVEFD_HAVE_MPI
-    if (on) MPI_Finalize();
-#endif
-  }
+  ~MpiSession() { wavefd::finish_mpi(); }
 };
 
 // An error only this rank has seen (allocation, MPI, internal): with other ranks waiting in
@@ -153,9 +145,7 @@ int main(int argc, char** argv) {
   without_file_check(tune->sub->get_option_no_throw("--seismic"));
 
   // Under a launcher every command starts MPI: ranks given different commands must still meet.
-  bool want_mpi = wavefd::launched_by_mpi();
-  for (auto& cmd : commands) want_mpi = want_mpi || (!args.empty() && args[0] == cmd->sub->get_name() && cmd->needs_mpi());
-  MpiSession mpi(want_mpi);
+  MpiSession mpi(wavefd::launched_by_mpi());
   const bool root = wavefd::world_rank() == 0;
 
   // Every bad input is one line and exit code 2; --help and --version are answered after the

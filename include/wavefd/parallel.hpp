@@ -47,6 +47,11 @@ void agree_on_settings(const Settings& mine);
 // Whether an MPI launcher started this process (its environment says so): then every command
 // initialises MPI, so that ranks started with different commands still meet in agree_on_settings.
 bool launched_by_mpi();
+// MPI_Init where it is not on yet: main() under a launcher, and the MPI-backed transports and the
+// probe on a process started alone (a singleton: over a second with some MPI libraries, so a run
+// on one rank without them never pays it). A no-op without MPI.
+void start_mpi();
+void finish_mpi();  // MPI_Finalize where MPI is on (main(), after Kokkos is finalized)
 
 double max_over_ranks(double v);
 double min_over_ranks(double v);

@@ -17,14 +17,12 @@ class Command {
   virtual ~Command() = default;
   CLI::App* sub = nullptr;
   virtual bool needs_kokkos() const { return true; }
-  virtual bool needs_mpi() const { return false; }
   virtual int execute() = 0;
 };
 
 struct RunCommand : Command {
   RunConfig config;
   explicit RunCommand(CLI::App& app);
-  bool needs_mpi() const override { return true; }
   int execute() override;
 };
 
@@ -32,7 +30,6 @@ struct RunCommand : Command {
 struct DeckCommand : Command {
   std::string deck;
   std::vector<std::string> overrides;  // the words after the deck, set by main() before parsing
-  bool needs_mpi() const override { return true; }
 };
 
 // `wavefd seismic DECK.toml ...`: the seismic model (docs/seismic.md).
@@ -53,7 +50,6 @@ struct VerifyCommand : Command {
   std::vector<std::string> precisions{"float", "double"};
   std::string transport = "auto";  // under mpirun: as parallel.transport
   explicit VerifyCommand(CLI::App& app);
-  bool needs_mpi() const override { return true; }  // under mpirun the checks run distributed
   int execute() override;
 };
 
@@ -75,7 +71,6 @@ struct BenchCommand : Command {
   std::string ghost_fill = "auto";  // the full step's ghosts on one rank: auto | kernel | separate
   std::string pack = "auto";        // who packs the faces sent by message: auto | kernel | separate
   explicit BenchCommand(CLI::App& app);
-  bool needs_mpi() const override { return true; }  // under mpirun, and --transport mpi|mpi-gpu|nccl on one rank
   int execute() override;
 };
 
@@ -92,7 +87,6 @@ struct TuneCommand : Command {
   SplitOptions split;              // under mpirun: --n split over the ranks; tuned for the subdomain
   std::string seismic;             // a seismic deck: tune its inner box instead (tune_seismic.cpp)
   explicit TuneCommand(CLI::App& app);
-  bool needs_mpi() const override { return true; }
   int execute() override;
   int tune_seismic();
 };
@@ -108,7 +102,6 @@ struct ProbeCommand : Command {
   std::string json;
   SplitOptions split;
   explicit ProbeCommand(CLI::App& app);
-  bool needs_mpi() const override { return true; }
   int execute() override;
 };
 
@@ -123,7 +116,6 @@ struct StencilCommand : Command {
 
 struct InfoCommand : Command {
   explicit InfoCommand(CLI::App& app);
-  bool needs_mpi() const override { return true; }
   int execute() override;
 };
 

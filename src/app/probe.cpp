@@ -267,6 +267,7 @@ std::vector<Transport> chosen_transports(const std::string& list, const std::str
 }  // namespace
 
 int ProbeCommand::execute() {
+  start_mpi();  // its messages go through MPI on one rank too
   const bool root = world_rank() == 0;
   ProbeSetup setup;
   Index3 grid{}, local{};

@@ -216,6 +216,20 @@ bool launched_by_mpi() {
   return false;
 }
 
+void start_mpi() {
+#ifdef WAVEFD_HAVE_MPI
+  int init = 0;
+  MPI_Initialized(&init);
+  if (!init) MPI_Init(nullptr, nullptr);
+#endif
+}
+
+void finish_mpi() {
+#ifdef WAVEFD_HAVE_MPI
+  if (mpi_on()) MPI_Finalize();
+#endif
+}
+
 #ifdef WAVEFD_HAVE_MPI
 double max_over_ranks(double v) { return reduce(v, MPI_MAX); }
 double min_over_ranks(double v) { return reduce(v, MPI_MIN); }

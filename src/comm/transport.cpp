@@ -1,5 +1,6 @@
 // The halo transports, one line each: which factory a Transport value builds.
 #include "wavefd/halo.hpp"
+#include "wavefd/parallel.hpp"
 
 namespace wavefd {
 
@@ -31,14 +32,14 @@ std::unique_ptr<Halo<T>> make_halo(const HaloSpec& spec) {
   switch (spec.transport) {
     case Transport::local: return make_local_halo<T>(spec.boundary, spec.exec, spec.early);
 #ifdef WAVEFD_HAVE_MPI
-    case Transport::mpi: return comm::make_mpi_halo<T>(spec);
-    case Transport::mpi_gpu: return comm::make_mpi_gpu_halo<T>(spec);
+    case Transport::mpi: return start_mpi(), comm::make_mpi_halo<T>(spec);
+    case Transport::mpi_gpu: return start_mpi(), comm::make_mpi_gpu_halo<T>(spec);
 #endif
 #ifdef WAVEFD_HAVE_NCCL
-    case Transport::nccl: return comm::make_nccl_halo<T>(spec);
+    case Transport::nccl: return start_mpi(), comm::make_nccl_halo<T>(spec);
 #endif
 #ifdef WAVEFD_HAVE_PEER
-    case Transport::peer: return comm::make_peer_halo<T>(spec);
+    case Transport::peer: return start_mpi(), comm::make_peer_halo<T>(spec);
 #endif
     default: break;
   }

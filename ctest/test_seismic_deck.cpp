@@ -351,7 +351,7 @@ TEST_F(SeismicDeck, WrongTypesNameTheKey) {
   refused("", {"--grid.n", "16", "16", "16.5"}, "grid.n = [16, 16, 16.5] is an array of 3 mixed values; accepted: 3 integers");
   refused("", {"--grid.spacing", "ten"}, "grid.spacing = 'ten' is a string; accepted: a number, spacing > 0");
   refused("", {"--stencil.M", "4.0"}, "stencil.M = 4.0 is a float; accepted: an integer, 1 <= M <= 8");
-  refused("", {"--scheme.precision", "true"}, "scheme.precision = true is a boolean; accepted: float, double");
+  refused("", {"--scheme.precision", "true"}, "scheme.precision = true is a boolean; accepted: float, double, half, bfloat16");
   refused("", {"--parallel.ranks", "2", "2"}, "parallel.ranks = [2, 2] is an array of 2 integers; accepted: 3 integers");
   refused("[[source]]\nposition = [0, 0, 0]\n[[source]]\nposition = [0, 0, 0]\n[[source]]\nposition = [1, 2]\n", {},
           "source[2].position = [1, 2] is an array of 2 integers; accepted: 3 numbers [x, y, z], finite metres");
@@ -378,7 +378,7 @@ TEST_F(SeismicDeck, EachRangeErrorNamesItsKey) {
       {{"--grid.spacing", "inf"}, "grid.spacing = inf is outside spacing > 0"},
       {{"--stencil.M", "9"}, "stencil.M = 9 is outside 1 <= M <= 8"},
       {{"--stencil.M", "0"}, "stencil.M = 0 is outside 1 <= M <= 8"},
-      {{"--scheme.precision", "half"}, "scheme.precision = 'half' is unknown; accepted: float, double"},
+      {{"--scheme.precision", "quarter"}, "scheme.precision = 'quarter' is unknown; accepted: float, double, half, bfloat16"},
       {{"--scheme.cfl", "0"}, "scheme.cfl = 0 is outside 0 < cfl <= 1"},
       {{"--scheme.dt", "-1"}, "scheme.dt = -1 is outside dt > 0"},
       {{"--scheme.steps", "-1"}, "scheme.steps = -1 is outside steps >= 0"},

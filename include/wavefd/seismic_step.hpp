@@ -14,6 +14,13 @@
 //                 layer points only, so the branch splits no warp there.
 // Fields: u, v and vp = (V dt / h)^2 over the box (on u's layout), phi over the layer slabs
 // only; eta is not stored: it is the sum of three 1-D profiles (a few hundred values).
+// T is how u and v are stored: float, double, or a 16-bit format (Half, BFloat16) computed on in
+// float. vp, phi and eta are in the arithmetic (float for the 16-bit formats): a speed rounded to
+// half would be off by up to 2^-12 everywhere alike, a phase error growing with the distance
+// travelled. 16-bit fields hold the wavefield times scale(), a power of two from the sources (the
+// equation is linear: it goes in at the sources and out at the receivers and planes), so that half
+// neither flushes small amplitudes nor overflows. In this version they take the layer kernel over
+// the whole box (no inner or layer variant, no pairs).
 //
 // Pairs (scheme.pairs, seven-domain work): two steps at a time, the inner box's two by one call
 // of the inner variant (Variant::apply_pair; one pass over memory where it fuses them). A pair:
@@ -74,6 +81,7 @@ struct SeismicTimes {
 template <class T>
 class SeismicStep {
  public:
+  using A = arithmetic_t<T>;  // the arithmetic, and the type of vp, phi and eta
   // `speeds`: this rank's speeds (m/s), VelocityModel::fill of its global box (subdomain() tells
   // which one: use seismic_subdomain()). Throws Error before allocating for a variant that does
   // not take a coefficient, a rank grid that does not fit, or speeds of the wrong size.
@@ -88,6 +96,9 @@ class SeismicStep {
   bool pairs() const { return pairs_; }
   Box pair_box() const { return pair_box_; }  // local coordinates; empty without pairs
   int fields() const { return pairs_ ? 5 : 3; }  // full-grid fields held (u, v, vp; next, after)
+  double bytes() const;                           // what those fields and phi take on this rank
+  // The fields hold the wavefield times this (a power of two; 1 for float and double).
+  double scale() const { return scale_; }
   long steps_done() const { return steps_; }
 
   const Field<T>& u() const { return u_; }
@@ -143,11 +154,11 @@ class SeismicStep {
   Subdomain sub_;
   Layout layout_;
   Field<T> u_, v_;
-  Kokkos::View<T*> vp_;
-  DeviceStencil<T> laplacian_;
-  std::vector<T> axis_c_;
-  std::array<Kokkos::View<T*>, 3> profile_;  // local 1-D profiles, index local + 1 (-1 .. n)
-  Kokkos::View<T*> phi_;
+  Kokkos::View<A*> vp_;
+  DeviceStencil<A> laplacian_;
+  std::vector<A> axis_c_;
+  std::array<Kokkos::View<A*>, 3> profile_;  // local 1-D profiles, index local + 1 (-1 .. n)
+  Kokkos::View<A*> phi_;
   Box inner_;
   Box inner_variant_box_;                    // the part of inner_ the inner variant updates
   Box core_;                                 // three-domain work: the inner variant's columns, all y and z
@@ -156,7 +167,7 @@ class SeismicStep {
   std::array<Box, 6> slab_all_{};            // all six (some empty), local
   std::array<index_t, 6> slab_at_{};         // where each slab starts in phi_
   Kokkos::View<index_t*> slab_table_;        // PmlLayer::slabs
-  PmlLayer<T> layer_;                        // what kernels with a PML branch receive
+  PmlLayer<A> layer_;                        // what kernels with a PML branch receive
   index_t phi_points_ = 0, layer_points_ = 0;
   bool pml_ = false, sponge_ = false;
   bool branch_by_inner_ = false;
@@ -185,6 +196,7 @@ class SeismicStep {
   bool overlap_ = false;
   std::vector<Box> inner_core_, inner_shell_;    // overlap: the inner variant's box cut at R from the late faces
   std::vector<Box> layer_core_, layer_shell_;    // ... and slabs_ cut the same way
+  double scale_ = 1;
   long steps_ = 0;
   bool timed_ = false;
   SeismicTimes times_;

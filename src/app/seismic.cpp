@@ -38,6 +38,7 @@ namespace {
 // fastest measured first) that takes a coefficient and supports the stencil.
 const Variant* inner_variant(const std::string& name, const Stencil& s, Precision p) {
   if (name == "layer") return nullptr;  // the layer kernel's own inner path
+  if (is_16_bit(p) && name == "auto") return nullptr;  // 16-bit fields: the layer kernel throughout (SeismicStep)
   if (name != "auto") {
     const Variant& v = select_variant(name, s, p);
     if (!v.takes_coefficient())
@@ -153,6 +154,7 @@ struct SeismicOutcome {
   bool branch_by_inner = false;             // SeismicStep::branch_by_inner()
   bool pairs = false;                       // SeismicStep::pairs()
   bool overlap = false;                     // SeismicStep::overlap()
+  double scale = 1;                         // SeismicStep::scale()
 };
 
 template <class T>
@@ -166,10 +168,11 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
   // min and max of u on this rank; NaN/Inf turn both into NaN.
   auto extremes = [&](double& lo, double& hi) {
     const auto u = engine.u().data;
+    const double scale = engine.scale();
     lo = 0, hi = 0;
     Kokkos::parallel_reduce("wavefd::seismic_extremes", interior,
         KOKKOS_LAMBDA(index_t i, index_t j, index_t k, double& a, double& b) {
-          const double x = double(u(l.at(i, j, k)));
+          const double x = double(widen(u(l.at(i, j, k)))) / scale;
           const bool ok = x == x && Kokkos::abs(x) <= 1e300;
           a = Kokkos::min(a, ok ? x : -1e308), b = Kokkos::max(b, ok ? x : 1e308);
         },
@@ -234,7 +237,8 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
   r.pairs = engine.pairs();
   r.overlap = engine.overlap();
   r.layer_points = sum_over_ranks(double(engine.layer_points()));
-  r.bytes = sum_over_ranks(double(l.alloc) * engine.fields() * sizeof(T) + double(engine.phi_points()) * sizeof(T));
+  r.bytes = sum_over_ranks(engine.bytes());
+  r.scale = engine.scale();
   return r;
 }
 
@@ -276,7 +280,7 @@ int SeismicCommand::execute() {
     par.overlap = resolve_overlap(d.overlap, par.transport, ranks, "parallel.overlap");
   });
   agree([&] {  // collective: every rank got this far
-    check_memory(seismic_bytes(sub.local, d.M, d.precision == "double" ? 8 : 4),
+    check_memory(seismic_bytes(sub.local, d.M, std::size_t(bytes_of(precision))),
                  "grid.n = " + to_string(d.n) + " over " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"),
                  "u, u-, the speeds and the PML's fields of " + to_string(sub.local) +
                      " points");
@@ -302,7 +306,7 @@ int SeismicCommand::execute() {
     run.tile = parse_tile(d.tile, "scheme.tile");
     // auto: what `wavefd tune --seismic` recorded for this inner box, if anything (its tile unless
     // scheme.tile names one); seven-domain work only, since that is what the tuner timed.
-    if (d.variant == "auto" && run.work == SeismicWork::seven_domain)
+    if (d.variant == "auto" && run.work == SeismicWork::seven_domain && !is_16_bit(precision))
       if (const auto t = lookup_tuning(default_tuning_file(), seismic_tuning_key(m, precision, par), "the tuning file")) {
         run.inner = inner_variant(t->variant, m.stencil, precision);
         if (d.tile == "default") run.tile = t->tile;
@@ -356,11 +360,12 @@ int SeismicCommand::execute() {
   progress.set_time_step(m.dt);
   RunOutputs written;  // slices and traces: removed unless the run finishes
   if (root) slices.written = &written;
-  const SeismicOutcome r = precision == Precision::f32
-                               ? run_model<float>(m, run, speeds, d.check_interval, slices, progress)
-                               : run_model<double>(m, run, speeds, d.check_interval, slices, progress);
+  const SeismicOutcome r = with_precision(precision, [&](auto type) {
+    return run_model<typename decltype(type)::type>(m, run, speeds, d.check_interval, slices, progress);
+  });
   const double seconds = max_over_ranks(r.seconds);
-  const double bytes_per_point = 4.0 * (precision == Precision::f32 ? 4 : 8);  // u, u-, vp read; u+ written
+  // u, u- and vp read, u+ written; vp in the arithmetic (float for the 16-bit formats)
+  const double bytes_per_point = 3.0 * bytes_of(precision) + (precision == Precision::f64 ? 8 : 4);
   const double updates = points * double(r.steps);
   const nlohmann::json times = {{"inner_s", over_ranks(r.times.inner)},     {"layer_s", over_ranks(r.times.layer)},
                                 {"halo_s", over_ranks(r.times.halo)},       {"sources_s", over_ranks(r.times.sources)},
@@ -383,6 +388,9 @@ int SeismicCommand::execute() {
     std::printf("wavefd seismic: per step (timed pass, rank 0): inner %.4g s, layer %.4g s, halo %.4g s; "
                 "memory %.2f bytes per point (%.1f%% of the points in the layer)\n",
                 r.times.inner, r.times.layer, r.times.halo, r.bytes / points, 100 * r.layer_points / points);
+    if (r.scale != 1)
+      std::printf("wavefd seismic: %s fields hold the wavefield times 2^%d (from the sources; undone at the receivers "
+                  "and slices)\n", d.precision.c_str(), std::ilogb(r.scale));
     if (!d.traces.empty() && !r.traces.empty() && r.finite) {
       Traces t;
       t.interval = m.dt * double(m.receivers.every);
@@ -403,6 +411,7 @@ int SeismicCommand::execute() {
                     {"absorbing", to_string(m.absorbing)}, {"width", m.width}, {"peak", m.peak},
                     {"profile", to_string(m.profile)},
                     {"outer", to_string(m.outer)}, {"source_term", d.source_term}, {"sources", m.sources.size()},
+                    {"field_scale", r.scale},
                     {"receivers", m.receivers.positions.size()}, {"every", m.receivers.every}};
       j["work"] = {{"decomposition", to_string(run.work)}, {"inner_variant", inner_name},
                    {"tile", to_string(run.tile)}, {"layer_tile", to_string(run.layer_tile)}, {"layer_kernel", layer_name}, {"pairs", pair_kernel}};

@@ -166,7 +166,8 @@ int TuneCommand::tune_seismic() {
   with_flag_names([&] {
     for (const auto& pname : tuned)
       if (is_16_bit(parse_precision(pname)))
-        throw Error("--precision = '" + pname + "' with --seismic; accepted: float, double (the seismic model stores those)");
+        throw Error("--precision = '" + pname + "' with --seismic: 16-bit fields take the layer kernel, with no variant to tune; "
+                  "accepted: float, double");
   });
   for (const auto& pname : tuned) {
     const Precision p = parse_precision(pname);

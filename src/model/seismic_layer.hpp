@@ -9,23 +9,28 @@
 // as the inner box's 85 %; streaming one point per index took 3.1 ms.
 // Every point's update is pml_point.hpp's (layer) or coefficient_update's (inner), so that packs
 // and single points, the inner variants and the native kernels with a PML branch give the same bits.
+// Fields stored in 16 bits (S = Half, BFloat16) are widened to float as they are read and the
+// window keeps them stored (as mdrange-stream); the coefficient, phi and eta are in the arithmetic.
 #include "kernels/kokkos/pack.hpp"
 #include "pml_point.hpp"
 #include "wavefd/grid.hpp"
 #include "wavefd/pml_layer.hpp"
+#include "wavefd/storage_format.hpp"
 
 namespace wavefd::seismic {
 
 enum LayerKind { kNoLayer, kPml, kSponge };
 
-template <class T, int R, int V, int Kind>
+template <class S, int R, int V, int Kind>
 struct LayerStream {
-  using P = kernels::Pack<T, V>;
+  using T = arithmetic_t<S>;
+  using P = kernels::Pack<S, V>;   // stored
+  using PA = kernels::Pack<T, V>;  // in the arithmetic
   static constexpr int XL = (R + V - 1) / V * V;  // x halo read on each side, whole packs
 
-  const T* u;
-  const T* v;    // u^{n-1}
-  T* into;       // u^{n+1}: v itself for a step in place, another field in a pair's steps
+  const S* u;
+  const S* v;    // u^{n-1}
+  S* into;       // u^{n+1}: v itself for a step in place, another field in a pair's steps
   const T* vp;
   PmlLayer<T> layer;  // phi (the PML's only), eta and the inner box
   Layout l;
@@ -33,7 +38,13 @@ struct LayerStream {
   Box box;            // what this launch updates (x extent: whole packs)
   index_t z_chunk;
 
-  KOKKOS_FORCEINLINE_FUNCTION static P load(const T* p) { return kernels::load_pack<T, V>(p); }
+  KOKKOS_FORCEINLINE_FUNCTION static P load(const S* p) { return kernels::load_pack<S, V>(p); }
+  KOKKOS_FORCEINLINE_FUNCTION static PA load_wide(const S* p) {
+    const P stored = load(p);
+    PA a;
+    for (int i = 0; i < V; ++i) a.v[i] = widen(stored.v[i]);
+    return a;
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(index_t pack, index_t y, index_t chunk) const {
     const index_t x0 = box.lo[0] + pack * V;
@@ -59,31 +70,33 @@ struct LayerStream {
       T row[2 * XL + V];  // u(x0 - XL .. x0 + V - 1 + XL, y, z); the centre pack is w[R]
       for (int n = 0; n < XL / V; ++n) {
         const P left = load(u + p - XL + n * V), right = load(u + p + V + n * V);
-        for (int i = 0; i < V; ++i) row[n * V + i] = left.v[i], row[XL + V + n * V + i] = right.v[i];
+        for (int i = 0; i < V; ++i) row[n * V + i] = widen(left.v[i]), row[XL + V + n * V + i] = widen(right.v[i]);
       }
-      for (int i = 0; i < V; ++i) row[XL + i] = w[R].v[i];
+      for (int i = 0; i < V; ++i) row[XL + i] = widen(w[R].v[i]);
       T lap[V];
-      for (int i = 0; i < V; ++i) lap[i] = c[0] * w[R].v[i];
-      P up1{}, down1{};  // u(y - 1), u(y + 1): the PML's gradient
+      for (int i = 0; i < V; ++i) lap[i] = c[0] * row[XL + i];
+      PA up1{}, down1{};  // u(y - 1), u(y + 1): the PML's gradient
       for (int m = 1; m <= R; ++m) {
-        const P up = load(u + p - m * sy), down = load(u + p + m * sy);
+        const PA up = load_wide(u + p - m * sy), down = load_wide(u + p + m * sy);
         if (m == 1) up1 = up, down1 = down;
         for (int i = 0; i < V; ++i)
-          lap[i] = kernels::fused(c[m], ((row[XL + i - m] + row[XL + i + m]) + (up.v[i] + down.v[i])) + (w[R - m].v[i] + w[R + m].v[i]), lap[i]);
+          lap[i] = kernels::fused(
+              c[m], ((row[XL + i - m] + row[XL + i + m]) + (up.v[i] + down.v[i])) + (widen(w[R - m].v[i]) + widen(w[R + m].v[i])),
+              lap[i]);
       }
-      const P vpp = load(vp + p), old = load(v + p);
+      const PA vpp = kernels::load_pack<T, V>(vp + p), old = load_wide(v + p);
       const bool inner_plane = inner_row && z >= L.ilo[2] && z < L.ihi[2];
       const T eta_z = Kind != kNoLayer ? L.eta[2][z + 1] : T(0), step_z = Kind != kNoLayer ? L.eta_step(2, z) : T(0);
-      P out;
+      PA out;
       // Off the inner planes the pack lies in one z or y slab: its phi as one pack where the
       // slab's rows allow (one 16-byte load and store instead of V strided ones per lane).
       const bool phi_pack = Kind == kPml && V > 1 && !inner_plane && L.slabs[kSlabFields * L.slab_of(x0, y, z) + kSlabPacked] != 0;
       const index_t q0 = phi_pack ? L.phi_at(x0, y, z) : 0;
-      P ph_in{}, ph_out{};
-      if (phi_pack) ph_in = load(L.phi + q0);
+      PA ph_in{}, ph_out{};
+      if (phi_pack) ph_in = kernels::load_pack<T, V>(L.phi + q0);
       for (int i = 0; i < V; ++i) {
         const index_t x = x0 + i;
-        const T centre = w[R].v[i];
+        const T centre = row[XL + i];
         if (Kind == kNoLayer || (inner_plane && x >= L.ilo[0] && x < L.ihi[0])) {
           out.v[i] = kernels::coefficient_update(centre, lap[i], vpp.v[i], old.v[i]);
           continue;
@@ -96,14 +109,16 @@ struct LayerStream {
         const index_t q = phi_pack ? q0 + i : L.phi_at(x, y, z);
         const T ph = phi_pack ? ph_in.v[i] : L.phi[q];
         const T de[3] = {step_x[i], step_y, step_z};
-        const T du[3] = {row[XL + i + 1] - row[XL + i - 1], down1.v[i] - up1.v[i], w[R + 1].v[i] - w[R - 1].v[i]};
+        const T du[3] = {row[XL + i + 1] - row[XL + i - 1], down1.v[i] - up1.v[i], widen(w[R + 1].v[i]) - widen(w[R - 1].v[i])};
         const PmlPoint<T> next = pml_point(centre, lap[i], vpp.v[i], old.v[i], ph, e, de, du);
         out.v[i] = next.u_next;
         if (phi_pack) ph_out.v[i] = next.phi_next;
         else L.phi[q] = next.phi_next;
       }
       if (phi_pack) kernels::store_pack<T, V>(L.phi + q0, ph_out);
-      kernels::store_pack<T, V>(into + p, out);
+      P stored;
+      for (int i = 0; i < V; ++i) stored.v[i] = narrow<S>(out.v[i]);
+      kernels::store_pack<S, V>(into + p, stored);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }
   }

@@ -1,6 +1,7 @@
 #include "wavefd/seismic_step.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <type_traits>
@@ -93,6 +94,30 @@ Kokkos::View<T*> to_device(const std::string& label, const std::vector<T>& host)
   return d;
 }
 
+// The 16-bit formats' scale (SeismicStep::scale): the power of two that brings the largest value
+// a source adds in one step to [1, 2), from the model alone, so that every rank takes the same one.
+// A point source's field stays within a few hundred times that (65504 is half's largest value),
+// and the receivers' far-field amplitudes stay well above half's smallest normal (2^-14).
+double source_scale(const SeismicModel& m) {
+  double peak = 0;
+  for (const SeismicSource& src : m.sources) {
+    double wavelet = 0;
+    for (long n = 0; n < m.steps; ++n)
+      wavelet = std::max(wavelet, std::abs(src.wavelet->at(double(n + (m.source_one_step_late ? 1 : 0)) * m.dt)));
+    double term = std::abs(src.amplitude) * wavelet;
+    if (m.source_scaled) {  // the speed at the grid point nearest the source
+      Box at;
+      for (int d = 0; d < 3; ++d)
+        at.lo[d] = std::clamp<index_t>(index_t(std::llround(src.position[d])), 0, m.n[d] - 1), at.hi[d] = at.lo[d] + 1;
+      const double speed = m.velocity->fill(at, m.h)[0];
+      term *= (speed * m.dt) * (speed * m.dt) / (m.h * m.h * m.h);
+    }
+    peak = std::max(peak, term);
+  }
+  if (!(peak > 0) || !std::isfinite(peak)) return 1;
+  return std::ldexp(1.0, -std::ilogb(peak));
+}
+
 Decomposition seismic_decomposition(const SeismicModel& m, const ParallelSpec& p) {
   const int ranks = int(p.rank_grid[0] * p.rank_grid[1] * p.rank_grid[2]);
   return Decomposition(m.n, p.rank_grid, ranks, false, m.stencil.radius);
@@ -107,12 +132,17 @@ Subdomain seismic_subdomain(const SeismicModel& m, const ParallelSpec& parallel)
 template <class T>
 SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const std::vector<double>& speeds)
     : model_(m), run_(run) {
-  const Precision precision = sizeof(T) == 4 ? Precision::f32 : Precision::f64;
+  const Precision precision = precision_of<T>;
   axis_c_.clear();
-  for (double c : m.axis_weights()) axis_c_.push_back(static_cast<T>(c));
+  for (double c : m.axis_weights()) axis_c_.push_back(static_cast<A>(c));
   if (m.stencil.radius < 1 || m.stencil.radius > kMaxRadius)
     throw Error("stencil.M = " + std::to_string(m.stencil.radius) + " is outside the seismic engine's range; accepted: 1.." +
                 std::to_string(kMaxRadius));
+  if (kSixteenBit<T> && (run.inner != nullptr || run.layer != nullptr))
+    throw Error(std::string(run.inner != nullptr ? "scheme.variant = '" + run.inner->name() : "scheme.layer_variant = '" + run.layer->name()) +
+                "' cannot update fields stored in " + std::string(to_string(precision)) +
+                " (the layer kernel updates them throughout); accepted: layer");
+  if constexpr (kSixteenBit<T>) scale_ = source_scale(m);
   if (run.work == SeismicWork::seven_domain && run.inner != nullptr) {
     if (!run.inner->takes_coefficient() || !run.inner->supports(m.stencil, precision))
       throw Error("scheme.variant = '" + run.inner->name() + "' cannot update the seismic inner box (" + m.stencil.name +
@@ -143,12 +173,13 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   // Fields: zero everywhere (the model starts at rest; the zero frame's ghosts stay 0).
   u_ = make_field<T>("wavefd::seismic_u", layout_);
   v_ = make_field<T>("wavefd::seismic_v", layout_);
-  vp_ = Kokkos::View<T*>(Kokkos::view_alloc("wavefd::seismic_vp", Kokkos::WithoutInitializing), layout_.alloc);
-  laplacian_ = make_laplacian_stencil<T>(m.stencil, layout_);
-  touch({u_.data, v_.data, vp_});
-  Kokkos::deep_copy(u_.data, T(0));
-  Kokkos::deep_copy(v_.data, T(0));
-  Kokkos::deep_copy(vp_, T(0));
+  vp_ = Kokkos::View<A*>(Kokkos::view_alloc("wavefd::seismic_vp", Kokkos::WithoutInitializing), layout_.alloc);
+  laplacian_ = make_laplacian_stencil<A>(m.stencil, layout_);
+  touch({u_.data, v_.data});
+  if constexpr (std::is_same_v<A, T>) touch({vp_});
+  Kokkos::deep_copy(u_.data, narrow<T>(0));
+  Kokkos::deep_copy(v_.data, narrow<T>(0));
+  Kokkos::deep_copy(vp_, A(0));
   {
     auto h = Kokkos::create_mirror_view(vp_);
     const double scale = m.dt / m.h;
@@ -156,7 +187,7 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
       for (index_t j = 0; j < sub_.local[1]; ++j)
         for (index_t i = 0; i < sub_.local[0]; ++i) {
           const double s = speeds[std::size_t(i + sub_.local[0] * (j + sub_.local[1] * k))] * scale;
-          h(layout_.at(i, j, k)) = static_cast<T>(s * s);
+          h(layout_.at(i, j, k)) = static_cast<A>(s * s);
         }
     Kokkos::deep_copy(vp_, h);
   }
@@ -164,9 +195,9 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   // The layer: local 1-D profiles and the slabs this rank holds.
   for (int a = 0; a < 3; ++a) {
     const std::vector<double> global = m.axis_profile(a);
-    std::vector<T> local(std::size_t(sub_.local[a] + 2));
-    for (index_t i = -1; i <= sub_.local[a]; ++i) local[std::size_t(i + 1)] = static_cast<T>(global[std::size_t(sub_.offset[a] + i + 1)]);
-    profile_[a] = to_device<T>(std::string("wavefd::seismic_eta_") + axis_name(a), local);
+    std::vector<A> local(std::size_t(sub_.local[a] + 2));
+    for (index_t i = -1; i <= sub_.local[a]; ++i) local[std::size_t(i + 1)] = static_cast<A>(global[std::size_t(sub_.offset[a] + i + 1)]);
+    profile_[a] = to_device<A>(std::string("wavefd::seismic_eta_") + axis_name(a), local);
   }
   inner_ = shifted(intersect(m.width > 0 ? m.inner_box() : Box{{0, 0, 0}, m.n}, own), sub_.offset);
   const std::vector<Box> global_slabs = m.layer_boxes();
@@ -174,7 +205,7 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   // row of phi starts on a pack and a kernel moves a pack's phi with one access, also in the thin x
   // slabs (minimod 1000^3, H200: each x slab took 0.42 ms per step with phi point by point, against
   // 0.26-0.30 ms for the z and y slabs of about as many points). The columns added hold no layer
-  // point; their phi is never updated.
+  // point; their phi is never updated. (A pack: the layer kernel's, 16 bytes of stored values.)
   const index_t pack_points = index_t(16 / sizeof(T));
   std::array<Box, 6> phi_box{};
   for (std::size_t s = 0; s < global_slabs.size(); ++s) {
@@ -186,13 +217,13 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
     slab_at_[s] = phi_points_;
     if (pml_) phi_points_ += phi_box[s].size(), layer_points_ += slab_all_[s].size();
   }
-  phi_ = Kokkos::View<T*>("wavefd::seismic_phi", std::max<index_t>(phi_points_, 1));
+  phi_ = Kokkos::View<A*>("wavefd::seismic_phi", std::max<index_t>(phi_points_, 1));
   // The slab table of PmlLayer (the pack flag is read by kernels that move phi in 16-byte packs).
   std::vector<index_t> table;  // in SlabField's order
   for (int s = 0; s < 6; ++s) {
     const Box& b = phi_box[s];
     const bool aligned = b.lo[0] % pack_points == 0 && b.extent(0) % pack_points == 0 && slab_at_[s] % pack_points == 0 &&
-                         reinterpret_cast<std::uintptr_t>(phi_.data()) % 16 == 0;
+                         reinterpret_cast<std::uintptr_t>(phi_.data()) % (sizeof(A) * pack_points) == 0;
     table.insert(table.end(), {b.lo[0], b.lo[1], b.lo[2], slab_at_[s], b.extent(0), b.extent(1), index_t(aligned)});
   }
   static_assert(kSlabFields == 7);
@@ -411,14 +442,15 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
   if (b.empty()) return;
   // A layer variant's PML branch, where it takes this box (in place only: a pair's steps write
   // another field, so they keep the layer kernel).
-  constexpr Precision precision = sizeof(T) == 4 ? Precision::f32 : Precision::f64;
-  if (run_.layer != nullptr && pml_ && into == prev && run_.layer->takes_pml(layout_, b, precision)) {
-    TwoStepArgs<T> a{Kokkos::View<const T*>(u, layout_.alloc), Kokkos::View<T*>(into, layout_.alloc), layout_,
-                     &model_.stencil, &laplacian_, exec, run_.layer_tile};
-    a.coefficient = vp_;
-    a.pml = layer_;
-    return run_.layer->apply(a, b);
-  }
+  constexpr Precision precision = precision_of<T>;
+  if constexpr (!kSixteenBit<T>)  // 16 bits: no layer variant (the constructor refuses one)
+    if (run_.layer != nullptr && pml_ && into == prev && run_.layer->takes_pml(layout_, b, precision)) {
+      TwoStepArgs<T> a{Kokkos::View<const T*>(u, layout_.alloc), Kokkos::View<T*>(into, layout_.alloc), layout_,
+                       &model_.stencil, &laplacian_, exec, run_.layer_tile};
+      a.coefficient = vp_;
+      a.pml = layer_;
+      return run_.layer->apply(a, b);
+    }
   const auto launch = [&]<int R, int V, int Kind>() {
     seismic::LayerStream<T, R, V, Kind> f{u, prev, into, vp_.data(), layer_, layout_, {}, b, 0};
     for (int m = 0; m <= R; ++m) f.c[m] = axis_c_[std::size_t(m)];
@@ -437,11 +469,11 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
       Kokkos::parallel_for("wavefd::seismic_layer", require(streams.policy, WorkItemProperty::HintLightWeight), f);
   };
   // 16-byte packs where the box's rows start on 16 bytes and hold whole packs (u, v and vp share
-  // the layout; the views start on 16 bytes or more).
+  // the layout; the views start on 16 bytes or more, vp on a pack of its own type).
   constexpr int pack = int(16 / sizeof(T));
   const bool packs = (layout_.at(b.lo[0], b.lo[1], b.lo[2]) * index_t(sizeof(T))) % 16 == 0 &&
                      (layout_.sy * index_t(sizeof(T))) % 16 == 0 && (layout_.sz * index_t(sizeof(T))) % 16 == 0 &&
-                     b.extent(0) % pack == 0;
+                     b.extent(0) % pack == 0 && reinterpret_cast<std::uintptr_t>(vp_.data()) % (sizeof(A) * pack) == 0;
   kernels::with_radius<kMaxRadius>(model_.stencil.radius, "seismic layer", [&](auto R) {
     constexpr int r = decltype(R)::value;
     const auto with_width = [&]<int Kind>() {
@@ -458,19 +490,23 @@ template <class T>
 void SeismicStep<T>::update_inner(const Box& b, const Kokkos::DefaultExecutionSpace& exec) {
   if (b.empty()) return;
   if (run_.inner == nullptr) return update_layer(b, exec);  // the layer kernel's own inner path
-  TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, exec, run_.tile};
-  a.coefficient = vp_;
-  run_.inner->apply(a, b);
+  if constexpr (!kSixteenBit<T>) {
+    TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, exec, run_.tile};
+    a.coefficient = vp_;
+    run_.inner->apply(a, b);
+  }
 }
 
 template <class T>
 void SeismicStep<T>::update_with_branch(const Box& b) {
   if (b.empty()) return;
   if (!branch_by_inner_) return update_layer(b, compute_);
-  TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, compute_, run_.tile};
-  a.coefficient = vp_;
-  a.pml = layer_;
-  run_.inner->apply(a, b);
+  if constexpr (!kSixteenBit<T>) {
+    TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, compute_, run_.tile};
+    a.coefficient = vp_;
+    a.pml = layer_;
+    run_.inner->apply(a, b);
+  }
 }
 
 template <class T>
@@ -483,13 +519,14 @@ void SeismicStep<T>::add_sources(const Field<T>& f, long step, const Box& skip) 
   const auto xyz = src_xyz_;
   const auto amp = Kokkos::subview(src_amp_, step, Kokkos::ALL);
   const auto v = f.data;
+  const double scale = scale_;
   Kokkos::parallel_for("wavefd::seismic_sources", Range(compute_, 0, index_t(point.extent(0))), KOKKOS_LAMBDA(index_t i) {
     bool skipped = true;
     for (int d = 0; d < 3; ++d) skipped = skipped && xyz(3 * i + d) >= skip.lo[d] && xyz(3 * i + d) < skip.hi[d];
     if (skipped) return;
     double sum = 0;
     for (int e = begin(i); e < begin(i + 1); ++e) sum += coef(e) * amp(which(e));
-    v(point(i)) += static_cast<T>(sum);
+    v(point(i)) = narrow<T>(widen(v(point(i))) + static_cast<A>(sum * scale));
   });
 }
 
@@ -502,10 +539,11 @@ void SeismicStep<T>::source_values(long step) {
   const auto coef = src_coef_;
   const auto amp = Kokkos::subview(src_amp_, step, Kokkos::ALL);
   const auto add = src_add_;
+  const double scale = scale_;
   Kokkos::parallel_for("wavefd::seismic_source_values", Range(compute_, 0, index_t(add.extent(0))), KOKKOS_LAMBDA(index_t i) {
     double sum = 0;  // as add_sources sums
     for (int e = begin(i); e < begin(i + 1); ++e) sum += coef(e) * amp(which(e));
-    add(i) = static_cast<T>(sum);
+    add(i) = narrow<T>(static_cast<A>(sum * scale));
   });
 }
 
@@ -518,10 +556,11 @@ void SeismicStep<T>::sample_receivers(const Field<T>& f, long sample) {
   const auto weight = rec_weight_;
   const auto samples = samples_;
   const auto v = f.data;
+  const double scale = scale_;
   Kokkos::parallel_for("wavefd::seismic_receivers", Range(compute_, 0, receivers), KOKKOS_LAMBDA(index_t r) {
     double sum = 0;
-    for (int e = begin(r); e < begin(r + 1); ++e) sum += weight(e) * double(v(point(e)));
-    samples(r, sample) = sum;
+    for (int e = begin(r); e < begin(r + 1); ++e) sum += weight(e) * double(widen(v(point(e))));
+    samples(r, sample) = sum / scale;
   });
 }
 
@@ -615,8 +654,10 @@ void SeismicStep<T>::step_pair() {
   add_sources(next_, steps_, pair_box_);
   part_done(times_.sources);
   // Steps n + 1 and n + 2 inside it.
-  PairArgs<T> a{u_.data, v_.data, next_.data, after_.data, vp_, src_xyz_, src_add_, layout_, &model_.stencil, &laplacian_, compute_, run_.tile};
-  run_.inner->apply_pair(a, pair_box_);
+  if constexpr (!kSixteenBit<T>) {  // pairs_ needs an inner variant, which 16 bits do not take
+    PairArgs<T> a{u_.data, v_.data, next_.data, after_.data, vp_, src_xyz_, src_add_, layout_, &model_.stencil, &laplacian_, compute_, run_.tile};
+    run_.inner->apply_pair(a, pair_box_);
+  }
   part_done(times_.inner);
   sample_after(next_, steps_ + 1);
   part_done(times_.receivers);
@@ -651,11 +692,12 @@ std::vector<double> SeismicStep<T>::plane(int normal, index_t index) const {
   Kokkos::View<double*> out("wavefd::seismic_plane", std::size_t(na * nb));
   const auto u = u_.data;
   const Layout l = layout_;
+  const double scale = scale_;
   Kokkos::parallel_for("wavefd::seismic_plane", Kokkos::MDRangePolicy<Kokkos::Rank<2>, Kokkos::IndexType<index_t>>({0, 0}, {na, nb}),
                        KOKKOS_LAMBDA(index_t i, index_t j) {
                          index_t c[3];
                          c[normal] = local, c[a] = i, c[b] = j;
-                         out(i + na * j) = double(u(l.at(c[0], c[1], c[2])));
+                         out(i + na * j) = double(widen(u(l.at(c[0], c[1], c[2])))) / scale;
                        });
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, out);
   std::vector<double> part{double(sub_.offset[a]), double(sub_.offset[b]), double(na), double(nb)};
@@ -672,7 +714,15 @@ std::vector<std::vector<double>> SeismicStep<T>::partial_traces() const {
   return t;
 }
 
+template <class T>
+double SeismicStep<T>::bytes() const {
+  const double fields = double(layout_.alloc) * ((pairs_ ? 4 : 2) * sizeof(T) + sizeof(A));
+  return fields + double(phi_points_) * sizeof(A);
+}
+
 template class SeismicStep<float>;
 template class SeismicStep<double>;
+template class SeismicStep<Half>;
+template class SeismicStep<BFloat16>;
 
 }  // namespace wavefd

@@ -301,7 +301,7 @@ TEST_F(SeismicDeck, BadOverridesAreRefused) {
     }
   };
   // The same message as in a deck, without the deck's path: the key is not in the deck.
-  starts_with({"--scheme.stpes", "10"}, "unknown key 'scheme.stpes'; accepted: precision, cfl, dt, steps");
+  starts_with({"--scheme.stpes", "10"}, "unknown key 'scheme.stpes'; accepted: precision, rounding, cfl, dt, steps");
   starts_with({"--shceme.steps", "10"}, "unknown key 'shceme'; accepted: the sections grid, stencil, scheme, velocity");
   starts_with({"--steps", "10"}, "unknown key 'steps'; accepted: the sections ");
   expect_error([&] { read("", {"--source.position", "1", "2", "3"}); },

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "wavefd/stochastic_rounding.hpp"
 #include "wavefd/storage_format.hpp"
 
 namespace {
@@ -106,6 +108,66 @@ long check_rounding(Encode encode, std::uint32_t dense_from, std::uint32_t dense
   }
   for (const float x : edges) check(x);
   return checked;
+}
+
+// Stochastic rounding (stochastic_rounding.hpp): over every value of the random bits below the
+// format's last kept bit, x rounds up (away from zero) exactly as many times as the fraction it
+// drops says, and down otherwise: unbiased, and always one of the two neighbours.
+template <class Format>
+void expect_rounds_up_by_the_dropped_fraction(float x, int drop) {
+  const std::uint32_t magnitude = std::bit_cast<std::uint32_t>(std::fabs(x));
+  std::uint32_t ups = 0, low = 0xffffffffu, high = 0;
+  for (std::uint32_t r = 0; r < (1u << drop); ++r) {
+    const std::uint16_t b = wavefd::narrow_stochastic<Format>(x, r).bits;
+    low = std::min<std::uint32_t>(low, b), high = std::max<std::uint32_t>(high, b);
+  }
+  for (std::uint32_t r = 0; r < (1u << drop); ++r) ups += wavefd::narrow_stochastic<Format>(x, r).bits == high && high != low;
+  const std::uint32_t implicit = drop > 13 && std::is_same_v<Format, Half> ? 0x800000u : 0u;  // half's subnormals
+  const std::uint32_t dropped = ((magnitude & 0x7fffffu) | implicit) & ((1u << drop) - 1u);
+  EXPECT_EQ(ups, dropped) << x;
+  EXPECT_LE(high - low, 1u) << x << ": not two neighbours";
+  // The two neighbours bracket x.
+  const double lo = double(wavefd::to_float(Format::from_bits(std::uint16_t(low))));
+  const double hi = double(wavefd::to_float(Format::from_bits(std::uint16_t(high))));
+  EXPECT_LE(std::min(lo, hi), double(x));
+  EXPECT_GE(std::max(lo, hi), double(x));
+}
+
+TEST(StorageFormat, StochasticRoundingIsUnbiased) {
+  for (float x : {1.0f + 0x1.3p-9f, -3.14159f, 1234.567f, 65490.5f, 7.1e-5f, -2.0e-3f})
+    expect_rounds_up_by_the_dropped_fraction<Half>(x, 13);
+  for (float x : {3.3f * 0x1p-24f, -0x1.234p-20f})  // half's subnormals: 2^-24 apart
+    expect_rounds_up_by_the_dropped_fraction<Half>(x, 126 - int(std::bit_cast<std::uint32_t>(std::fabs(x)) >> 23));
+  for (float x : {1.0f + 0x1.3p-9f, -3.14159f, 1.0e30f, -7.7e-30f})
+    expect_rounds_up_by_the_dropped_fraction<BFloat16>(x, 16);
+}
+
+TEST(StorageFormat, StochasticRoundingKeepsExactValuesAndTheEdges) {
+  for (std::uint32_t r : {0u, 1u, 0x1234567u, 0xffffffffu}) {
+    for (float x : {0.0f, -0.0f, 1.0f, -65504.0f, 0x1p-24f, 0x1.8p-14f})
+      EXPECT_EQ(wavefd::narrow_stochastic<Half>(x, r).bits, Half(x).bits) << x;
+    for (float x : {0.0f, 1.0f, -0x1.fep+127f, 0x1p-126f})
+      EXPECT_EQ(wavefd::narrow_stochastic<BFloat16>(x, r).bits, BFloat16(x).bits) << x;
+    EXPECT_EQ(wavefd::narrow_stochastic<Half>(70000.0f, r).bits, 0x7c00u);  // beyond 65504: infinity
+    EXPECT_EQ(wavefd::narrow_stochastic<Half>(-std::numeric_limits<float>::infinity(), r).bits, 0xfc00u);
+    EXPECT_TRUE(std::isnan(wavefd::to_float(wavefd::narrow_stochastic<Half>(std::nanf(""), r))));
+    EXPECT_TRUE(std::isnan(wavefd::to_float(wavefd::narrow_stochastic<BFloat16>(std::nanf(""), r))));
+    EXPECT_EQ(wavefd::narrow_stochastic<Half>(1e-12f, r).bits, 0u);  // far below half's spacing
+  }
+}
+
+// The rounding bits of neighbouring points and steps: each bit set about half the time.
+TEST(StorageFormat, RoundingBitsAreEvenlySpread) {
+  std::array<int, 32> set{};
+  int n = 0;
+  for (int z = 0; z < 20; ++z)
+    for (int y = 0; y < 20; ++y)
+      for (int x = 0; x < 20; ++x)
+        for (int step = 0; step < 10; ++step, ++n) {
+          const std::uint32_t b = wavefd::rounding_bits(x, y, z, step);
+          for (int k = 0; k < 32; ++k) set[std::size_t(k)] += int((b >> k) & 1u);
+        }
+  for (int k = 0; k < 32; ++k) EXPECT_NEAR(double(set[std::size_t(k)]) / n, 0.5, 0.01) << "bit " << k;
 }
 
 }  // namespace

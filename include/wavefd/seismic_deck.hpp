@@ -25,7 +25,8 @@ struct SeismicDeck {
   // [stencil]
   int M = 4;                 // stencil.M: star radius 1..8
   // [scheme]
-  std::string precision = "float";   // float | double
+  std::string precision = "float";   // float | double | half | bfloat16 (u and u- stored)
+  std::string rounding = "nearest";  // scheme.rounding: nearest | stochastic (16-bit fields)
   std::optional<double> cfl;         // scheme.cfl: 0 < cfl <= 1 (default 0.8 when dt is not given)
   std::optional<double> dt;          // scheme.dt (s): exclusive with cfl
   std::optional<long> steps;         // scheme.steps, or

@@ -50,6 +50,11 @@
 namespace wavefd {
 
 enum class SeismicWork { unified, seven_domain, three_domain };
+
+// How a 16-bit field is rounded when a step stores it (stochastic_rounding.hpp).
+enum class Rounding { nearest, stochastic };
+std::string_view to_string(Rounding r);
+Rounding parse_rounding(std::string_view name, std::string_view key);  // throws Error
 std::string_view to_string(SeismicWork w);
 SeismicWork parse_seismic_work(std::string_view name, std::string_view key);  // throws Error
 
@@ -71,6 +76,7 @@ struct SeismicRun {
   const Variant* layer = nullptr;           // updates the layer's boxes in place by its PML branch
                                             // (Variant::takes_pml); null: the layer kernel
   StepPairs pairs = StepPairs::automatic;   // two steps at a time (seven-domain work with an inner variant)
+  Rounding rounding = Rounding::nearest;    // of u^{n+1} in 16 bits (stochastic: 16-bit fields only)
 };
 
 // Time spent per part of a step, host-side, summed over steps (only when timed: see timed()).

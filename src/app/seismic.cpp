@@ -302,6 +302,10 @@ int SeismicCommand::execute() {
     run.parallel = par;
     run.work = parse_seismic_work(d.work, "scheme.work");
     run.pairs = parse_step_pairs(d.pairs, "scheme.pairs");
+    run.rounding = parse_rounding(d.rounding, "scheme.rounding");
+    if (run.rounding == Rounding::stochastic && !is_16_bit(precision))
+      throw Error("scheme.rounding = 'stochastic' rounds fields stored in 16 bits, not " + d.precision +
+                  "; accepted: nearest, or scheme.precision = half or bfloat16");
     run.inner = inner_variant(d.variant, m.stencil, precision);
     run.tile = parse_tile(d.tile, "scheme.tile");
     // auto: what `wavefd tune --seismic` recorded for this inner box, if anything (its tile unless
@@ -390,7 +394,8 @@ int SeismicCommand::execute() {
                 r.times.inner, r.times.layer, r.times.halo, r.bytes / points, 100 * r.layer_points / points);
     if (r.scale != 1)
       std::printf("wavefd seismic: %s fields hold the wavefield times 2^%d (from the sources; undone at the receivers "
-                  "and slices)\n", d.precision.c_str(), std::ilogb(r.scale));
+                  "and slices), rounded %s\n", d.precision.c_str(), std::ilogb(r.scale),
+                  d.rounding == "stochastic" ? "stochastically" : "to nearest");
     if (!d.traces.empty() && !r.traces.empty() && r.finite) {
       Traces t;
       t.interval = m.dt * double(m.receivers.every);
@@ -407,7 +412,7 @@ int SeismicCommand::execute() {
       j["wavefd_version"] = WAVEFD_VERSION;
       j["deck"] = d.path;
       j["model"] = {{"n", m.n}, {"spacing", m.h}, {"dt", m.dt}, {"steps", m.steps}, {"stencil", m.stencil.name},
-                    {"precision", d.precision}, {"velocity", velocity->describe()}, {"vmin", vmin}, {"vmax", vmax},
+                    {"precision", d.precision}, {"rounding", d.rounding}, {"velocity", velocity->describe()}, {"vmin", vmin}, {"vmax", vmax},
                     {"absorbing", to_string(m.absorbing)}, {"width", m.width}, {"peak", m.peak},
                     {"profile", to_string(m.profile)},
                     {"outer", to_string(m.outer)}, {"source_term", d.source_term}, {"sources", m.sources.size()},

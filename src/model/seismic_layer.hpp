@@ -15,7 +15,7 @@
 #include "pml_point.hpp"
 #include "wavefd/grid.hpp"
 #include "wavefd/pml_layer.hpp"
-#include "wavefd/storage_format.hpp"
+#include "wavefd/stochastic_rounding.hpp"
 
 namespace wavefd::seismic {
 
@@ -37,6 +37,11 @@ struct LayerStream {
   Kokkos::Array<T, R + 1> c;
   Box box;            // what this launch updates (x extent: whole packs)
   index_t z_chunk;
+  // 16 bits: u^{n+1} rounded stochastically, its bits drawn from the global point and the step
+  // that writes it (scheme.rounding), else to nearest.
+  bool stochastic = false;
+  index_t offset[3] = {0, 0, 0};  // global index of local point (0, 0, 0)
+  index_t step = 0;
 
   KOKKOS_FORCEINLINE_FUNCTION static P load(const S* p) { return kernels::load_pack<S, V>(p); }
   KOKKOS_FORCEINLINE_FUNCTION static PA load_wide(const S* p) {
@@ -118,6 +123,10 @@ struct LayerStream {
       if (phi_pack) kernels::store_pack<T, V>(L.phi + q0, ph_out);
       P stored;
       for (int i = 0; i < V; ++i) stored.v[i] = narrow<S>(out.v[i]);
+      if constexpr (kSixteenBit<S>)
+        if (stochastic)
+          for (int i = 0; i < V; ++i)
+            stored.v[i] = narrow_stochastic<S>(out.v[i], rounding_bits(offset[0] + x0 + i, offset[1] + y, offset[2] + z, step));
       kernels::store_pack<S, V>(into + p, stored);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }

@@ -35,6 +35,14 @@ StepPairs parse_step_pairs(std::string_view name, std::string_view key) {
   throw Error(std::string(key) + " = '" + std::string(name) + "' is unknown; accepted: auto, on, off");
 }
 
+std::string_view to_string(Rounding r) { return r == Rounding::stochastic ? "stochastic" : "nearest"; }
+
+Rounding parse_rounding(std::string_view name, std::string_view key) {
+  if (name == "nearest") return Rounding::nearest;
+  if (name == "stochastic") return Rounding::stochastic;
+  throw Error(std::string(key) + " = '" + std::string(name) + "' is unknown; accepted: nearest, stochastic");
+}
+
 namespace {
 
 constexpr int kMaxRadius = 8;
@@ -143,6 +151,9 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
                 "' cannot update fields stored in " + std::string(to_string(precision)) +
                 " (the layer kernel updates them throughout); accepted: layer");
   if constexpr (kSixteenBit<T>) scale_ = source_scale(m);
+  if (!kSixteenBit<T> && run.rounding == Rounding::stochastic)
+    throw Error("scheme.rounding = 'stochastic' rounds fields stored in 16 bits, not " + std::string(to_string(precision)) +
+                "; accepted: nearest, or scheme.precision = half or bfloat16");
   if (run.work == SeismicWork::seven_domain && run.inner != nullptr) {
     if (!run.inner->takes_coefficient() || !run.inner->supports(m.stencil, precision))
       throw Error("scheme.variant = '" + run.inner->name() + "' cannot update the seismic inner box (" + m.stencil.name +
@@ -453,6 +464,10 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
     }
   const auto launch = [&]<int R, int V, int Kind>() {
     seismic::LayerStream<T, R, V, Kind> f{u, prev, into, vp_.data(), layer_, layout_, {}, b, 0};
+    if (run_.rounding == Rounding::stochastic) {
+      f.stochastic = true, f.step = steps_;
+      for (int d = 0; d < 3; ++d) f.offset[d] = sub_.offset[d];
+    }
     for (int m = 0; m <= R; ++m) f.c[m] = axis_c_[std::size_t(m)];
     // Chunks of 4 R planes, not 16 R: a slab has few columns (6750 in a y slab of minimod's 1000^3),
     // and a third of the GPU's threads left it latency-bound.

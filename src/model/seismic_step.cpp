@@ -47,12 +47,15 @@ namespace {
 
 constexpr int kMaxRadius = 8;
 using Range = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>;
-// The layer kernel's: blocks of at most 128 threads, four of them per SM (at most 128 registers
-// per thread), as mdrange-stream's for R <= 5 in float.
+// The layer kernel's: blocks of at most 128 threads, MinBlocks of them per SM (which caps the
+// registers per thread: 128 for four, as mdrange-stream's for R <= 5 in float).
 constexpr int kLayerThreads = 128;
-using LayerPolicy = Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::LaunchBounds<kLayerThreads, 4>,
+template <int MinBlocks>
+using LayerPolicy = Kokkos::MDRangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::LaunchBounds<kLayerThreads, MinBlocks>,
                                           Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                                           Kokkos::IndexType<index_t>>;
+template <class T>
+constexpr int kLayerMinBlocks = std::is_same_v<T, BFloat16> ? 3 : 4;
 
 // With `on`: fences and adds the time since the previous part to `into` (SeismicStep::set_timed).
 struct PartTimer {
@@ -471,7 +474,7 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
     for (int m = 0; m <= R; ++m) f.c[m] = axis_c_[std::size_t(m)];
     // Chunks of 4 R planes, not 16 R: a slab has few columns (6750 in a y slab of minimod's 1000^3),
     // and a third of the GPU's threads left it latency-bound.
-    const auto streams = kernels::column_streams<LayerPolicy>(exec, b, R, V, run_.layer_tile, 4 * R);
+    const auto streams = kernels::column_streams<LayerPolicy<kLayerMinBlocks<T>>>(exec, b, R, V, run_.layer_tile, 4 * R);
     f.z_chunk = streams.z_chunk;
     // How CUDA receives the functor, measured (H200, minimod 1000^3): the slabs' launches as kernel
     // arguments (light weight), since through Kokkos' constant-memory buffer each launch waits on

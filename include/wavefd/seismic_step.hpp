@@ -19,8 +19,9 @@
 // half would be off by up to 2^-12 everywhere alike, a phase error growing with the distance
 // travelled. 16-bit fields hold the wavefield times scale(), a power of two from the sources (the
 // equation is linear: it goes in at the sources and out at the receivers and planes), so that half
-// neither flushes small amplitudes nor overflows. In this version they take the layer kernel over
-// the whole box (no inner or layer variant, no pairs).
+// neither flushes small amplitudes nor overflows. The inner box takes any variant with a
+// coefficient (in float); the layer takes the layer kernel (no variant's PML branch stores 16
+// bits yet), and there are no pairs.
 //
 // Pairs (scheme.pairs, seven-domain work): two steps at a time, the inner box's two by one call
 // of the inner variant (Variant::apply_pair; one pass over memory where it fuses them). A pair:
@@ -50,13 +51,13 @@
 namespace wavefd {
 
 enum class SeismicWork { unified, seven_domain, three_domain };
+std::string_view to_string(SeismicWork w);
+SeismicWork parse_seismic_work(std::string_view name, std::string_view key);  // throws Error
 
 // How a 16-bit field is rounded when a step stores it (stochastic_rounding.hpp).
 enum class Rounding { nearest, stochastic };
 std::string_view to_string(Rounding r);
 Rounding parse_rounding(std::string_view name, std::string_view key);  // throws Error
-std::string_view to_string(SeismicWork w);
-SeismicWork parse_seismic_work(std::string_view name, std::string_view key);  // throws Error
 
 // scheme.pairs: automatic = on where the inner variant fuses pairs (Variant::fuses_pairs).
 enum class StepPairs { automatic, on, off };

@@ -79,12 +79,13 @@ struct TwoStepArgs {
   // not empty, the update is u_prev <- 2 u + coefficient * (sum_k a_k u[. + l_k]) - u_prev, with
   // `weights` the Laplacian weights a_k (make_laplacian_stencil) and `coefficient` on u's layout.
   // Inside the sum the centre comes first, then per distance m: ((x pair) + (y pair)) + (z pair),
-  // so that every kernel that takes it gives the same bits.
-  Kokkos::View<const T*> coefficient{};
+  // so that every kernel that takes it gives the same bits. In the arithmetic (float for the
+  // 16-bit formats: docs/seismic.md says why), as is the PML.
+  Kokkos::View<const arithmetic_t<T>*> coefficient{};
   // The seismic model's PML around the inner box (with the coefficient; only variants whose
   // takes_pml() holds get it): when active, points outside pml's inner box take the PML update
   // (src/model/pml_point.hpp) and write phi. One launch over the whole box: unified work.
-  PmlLayer<T> pml{};
+  PmlLayer<arithmetic_t<T>> pml{};
   // Where the update is needed (a room from a mesh: its air): when not empty, column (x, y) of the
   // interior needs only its points with z in [z_spans(2 c), z_spans(2 c + 1)), c = x + y * layout.n[0];
   // the others hold 0 and would stay 0. A variant may skip them or update them alike.

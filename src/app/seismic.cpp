@@ -38,7 +38,6 @@ namespace {
 // fastest measured first) that takes a coefficient and supports the stencil.
 const Variant* inner_variant(const std::string& name, const Stencil& s, Precision p) {
   if (name == "layer") return nullptr;  // the layer kernel's own inner path
-  if (is_16_bit(p) && name == "auto") return nullptr;  // 16-bit fields: the layer kernel throughout (SeismicStep)
   if (name != "auto") {
     const Variant& v = select_variant(name, s, p);
     if (!v.takes_coefficient())
@@ -56,7 +55,7 @@ const Variant* inner_variant(const std::string& name, const Stencil& s, Precisio
 const Variant* layer_variant(const std::string& name, const Variant* inner, const Stencil& s, Precision p) {
   if (name == "layer") return nullptr;
   if (name == "auto") {
-    if (inner == nullptr || !inner->native()) return nullptr;
+    if (inner == nullptr || !inner->native() || is_16_bit(p)) return nullptr;  // 16 bits: no PML branch yet
     for (const auto& v : variants())
       if (v->name() == "cuda-star-stream" && v->supports(s, p)) return v.get();
     return nullptr;
@@ -306,11 +305,13 @@ int SeismicCommand::execute() {
     if (run.rounding == Rounding::stochastic && !is_16_bit(precision))
       throw Error("scheme.rounding = 'stochastic' rounds fields stored in 16 bits, not " + d.precision +
                   "; accepted: nearest, or scheme.precision = half or bfloat16");
-    run.inner = inner_variant(d.variant, m.stencil, precision);
+    // Stochastic rounding is the layer kernel's (the variants round to nearest).
+    const bool stochastic = run.rounding == Rounding::stochastic;
+    run.inner = stochastic && d.variant == "auto" ? nullptr : inner_variant(d.variant, m.stencil, precision);
     run.tile = parse_tile(d.tile, "scheme.tile");
     // auto: what `wavefd tune --seismic` recorded for this inner box, if anything (its tile unless
     // scheme.tile names one); seven-domain work only, since that is what the tuner timed.
-    if (d.variant == "auto" && run.work == SeismicWork::seven_domain && !is_16_bit(precision))
+    if (d.variant == "auto" && run.work == SeismicWork::seven_domain && !is_16_bit(precision) && !stochastic)
       if (const auto t = lookup_tuning(default_tuning_file(), seismic_tuning_key(m, precision, par), "the tuning file")) {
         run.inner = inner_variant(t->variant, m.stencil, precision);
         if (d.tile == "default") run.tile = t->tile;

@@ -166,7 +166,7 @@ int TuneCommand::tune_seismic() {
   with_flag_names([&] {
     for (const auto& pname : tuned)
       if (is_16_bit(parse_precision(pname)))
-        throw Error("--precision = '" + pname + "' with --seismic: 16-bit fields take the layer kernel, with no variant to tune; "
+        throw Error("--precision = '" + pname + "' with --seismic: the inner box is tuned in float and double only; "
                   "accepted: float, double");
   });
   for (const auto& pname : tuned) {

@@ -20,8 +20,8 @@ template <class T>
 struct StarArgs {
   const T* u = nullptr;     // u^n, flat array with x contiguous
   T* u_prev = nullptr;      // u^{n-1} in, u^{n+1} out
-  const T* coef = nullptr;  // when set, a variable coefficient on u's layout (TwoStepArgs::coefficient):
-                            // u_prev <- 2 u + coef * (Laplacian with weights c) - u_prev
+  const arithmetic_t<T>* coef = nullptr;  // when set, a variable coefficient on u's layout (TwoStepArgs::
+                                          // coefficient): u_prev <- 2 u + coef * (Laplacian with weights c) - u_prev
   std::int64_t sy = 0, sz = 0, origin = 0;   // strides and flat index of interior (0,0,0)
   std::int64_t alloc = 0;   // elements in each array (for kernels that describe it as a tensor)
   int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};  // box to update, interior coordinates
@@ -32,7 +32,7 @@ struct StarArgs {
   bool beside_larger_update = false;  // TwoStepArgs::beside_larger_update
   void* stream = nullptr;   // cudaStream_t / hipStream_t
   GhostImages images{};     // when active, every updated point is also stored into its ghost images
-  PmlLayer<T> pml{};        // when active (with coef), the seismic PML outside its inner box (TwoStepArgs::pml)
+  PmlLayer<arithmetic_t<T>> pml{};  // when active (with coef), the seismic PML outside its inner box (TwoStepArgs::pml)
   const int* z_spans = nullptr;  // when set, per interior column the z range to update (TwoStepArgs::z_spans)
   int span_row = 0;              // columns per row of z_spans (the interior's x extent)
 };
@@ -42,7 +42,7 @@ struct StarArgs {
 template <class T>
 bool vector_aligned(const StarArgs<T>& a) {
   constexpr int V = 16 / sizeof(T);
-  const auto first = [&](const T* p) { return reinterpret_cast<std::uintptr_t>(p + a.origin + a.lo[0]); };
+  const auto first = [&]<class E>(const E* p) { return reinterpret_cast<std::uintptr_t>(p + a.origin + a.lo[0]); };
   return first(a.u) % 16 == 0 && first(a.u_prev) % 16 == 0 && (!a.coef || first(a.coef) % 16 == 0) &&
          (a.sy * sizeof(T)) % 16 == 0 &&
          (a.sz * sizeof(T)) % 16 == 0 && (a.hi[0] - a.lo[0]) % V == 0;

@@ -149,10 +149,15 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   if (m.stencil.radius < 1 || m.stencil.radius > kMaxRadius)
     throw Error("stencil.M = " + std::to_string(m.stencil.radius) + " is outside the seismic engine's range; accepted: 1.." +
                 std::to_string(kMaxRadius));
-  if (kSixteenBit<T> && (run.inner != nullptr || run.layer != nullptr))
-    throw Error(std::string(run.inner != nullptr ? "scheme.variant = '" + run.inner->name() : "scheme.layer_variant = '" + run.layer->name()) +
-                "' cannot update fields stored in " + std::string(to_string(precision)) +
-                " (the layer kernel updates them throughout); accepted: layer");
+  if (kSixteenBit<T> && run.layer != nullptr)
+    throw Error("scheme.layer_variant = '" + run.layer->name() + "' has no PML branch for fields stored in " +
+                std::string(to_string(precision)) + "; accepted: auto or layer (the layer kernel)");
+  if (run.rounding == Rounding::stochastic && run.inner != nullptr)
+    throw Error("scheme.variant = '" + run.inner->name() + "' rounds to nearest; accepted with scheme.rounding = " +
+                "'stochastic': auto or layer (the layer kernel, which rounds stochastically)");
+  if (kSixteenBit<T> && run.pairs == StepPairs::on)
+    throw Error("scheme.pairs = 'on' takes fields in float or double, not " + std::string(to_string(precision)) +
+                "; accepted: auto or off");
   if constexpr (kSixteenBit<T>) scale_ = source_scale(m);
   if (!kSixteenBit<T> && run.rounding == Rounding::stochastic)
     throw Error("scheme.rounding = 'stochastic' rounds fields stored in 16 bits, not " + std::string(to_string(precision)) +
@@ -369,13 +374,13 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   // packs), where the ring of `next` a pair box reads would be ghosts; the rims go to the layer
   // kernel. Whether to take pairs depends on nothing a rank has of its own (every rank steps alike,
   // for the halo exchanges), so a rank whose pair box is empty takes pairs all the same.
-  const bool fuses = run.inner != nullptr && run.inner->fuses_pairs(m.stencil, precision);
+  const bool fuses = !kSixteenBit<T> && run.inner != nullptr && run.inner->fuses_pairs(m.stencil, precision);
   // peer maps u and v only: a pair's second exchange is of `next`.
   const bool peer = run.parallel.transport == Transport::peer;
   if (peer && run.pairs == StepPairs::on)
     throw Error("parallel.transport = 'peer' exchanges u and v only, and scheme.pairs = on exchanges a third field; "
                 "accepted: scheme.pairs = auto or off with peer, or another transport (nccl, mpi, mpi-gpu)");
-  pairs_ = run.work == SeismicWork::seven_domain && run.inner != nullptr &&
+  pairs_ = !kSixteenBit<T> && run.work == SeismicWork::seven_domain && run.inner != nullptr &&
            (run.pairs == StepPairs::on || (run.pairs == StepPairs::automatic && fuses && !peer));
   if (pairs_) {
     const index_t radius = m.stencil.radius, reach_x = (radius + pack - 1) / pack * pack;
@@ -457,14 +462,13 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
   // A layer variant's PML branch, where it takes this box (in place only: a pair's steps write
   // another field, so they keep the layer kernel).
   constexpr Precision precision = precision_of<T>;
-  if constexpr (!kSixteenBit<T>)  // 16 bits: no layer variant (the constructor refuses one)
-    if (run_.layer != nullptr && pml_ && into == prev && run_.layer->takes_pml(layout_, b, precision)) {
-      TwoStepArgs<T> a{Kokkos::View<const T*>(u, layout_.alloc), Kokkos::View<T*>(into, layout_.alloc), layout_,
-                       &model_.stencil, &laplacian_, exec, run_.layer_tile};
-      a.coefficient = vp_;
-      a.pml = layer_;
-      return run_.layer->apply(a, b);
-    }
+  if (run_.layer != nullptr && pml_ && into == prev && run_.layer->takes_pml(layout_, b, precision)) {
+    TwoStepArgs<T> a{Kokkos::View<const T*>(u, layout_.alloc), Kokkos::View<T*>(into, layout_.alloc), layout_,
+                     &model_.stencil, &laplacian_, exec, run_.layer_tile};
+    a.coefficient = vp_;
+    a.pml = layer_;
+    return run_.layer->apply(a, b);
+  }
   const auto launch = [&]<int R, int V, int Kind>() {
     seismic::LayerStream<T, R, V, Kind> f{u, prev, into, vp_.data(), layer_, layout_, {}, b, 0};
     if (run_.rounding == Rounding::stochastic) {
@@ -508,23 +512,19 @@ template <class T>
 void SeismicStep<T>::update_inner(const Box& b, const Kokkos::DefaultExecutionSpace& exec) {
   if (b.empty()) return;
   if (run_.inner == nullptr) return update_layer(b, exec);  // the layer kernel's own inner path
-  if constexpr (!kSixteenBit<T>) {
-    TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, exec, run_.tile};
-    a.coefficient = vp_;
-    run_.inner->apply(a, b);
-  }
+  TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, exec, run_.tile};
+  a.coefficient = vp_;
+  run_.inner->apply(a, b);
 }
 
 template <class T>
 void SeismicStep<T>::update_with_branch(const Box& b) {
   if (b.empty()) return;
   if (!branch_by_inner_) return update_layer(b, compute_);
-  if constexpr (!kSixteenBit<T>) {
-    TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, compute_, run_.tile};
-    a.coefficient = vp_;
-    a.pml = layer_;
-    run_.inner->apply(a, b);
-  }
+  TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, compute_, run_.tile};
+  a.coefficient = vp_;
+  a.pml = layer_;
+  run_.inner->apply(a, b);
 }
 
 template <class T>

@@ -45,14 +45,14 @@ constexpr int kStagedStreams = 4;
 // 2.24 ms with registers (H100; 2.05-2.07 ms with 2 or 3 planes ahead).
 template <class T, int R, int BX, int BY, int V, bool Images, bool Coef, bool Pml = false, int Ahead = 0>
 __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
-    star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, const T* __restrict__ coef, std::int64_t sy,
-                       std::int64_t sz,
+    star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, const arithmetic_t<T>* __restrict__ coef,
+                       std::int64_t sy, std::int64_t sz,
                        std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2,
                        int z_chunk, Coeffs<arithmetic_t<T>, R> k, const GhostImages images,
-                       const PmlLayer<T> pml_layer) {
+                       const PmlLayer<arithmetic_t<T>> pml_layer) {
   using A = arithmetic_t<T>;
-  using PmlT = std::conditional_t<kSixteenBit<T>, float, T>;  // no PML in 16 bits (launch refuses it)
-  const PmlLayer<PmlT> layer = [&] {
+  using PmlT = A;
+  const PmlLayer<PmlT> layer = [&] {  // no PML in 16 bits (launch refuses it)
     if constexpr (kSixteenBit<T>) return PmlLayer<PmlT>{};
     else return pml_layer;
   }();
@@ -72,7 +72,8 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
   // Register window along z: w[j][v] holds u(x+v, y, z - R + j); lead/prev are prefetched one
   // plane ahead so that their loads are in flight during the previous plane's compute.
   A w[2 * R + 1][V];
-  T lead[V] = {}, prev[V] = {}, vp[V] = {};
+  T lead[V] = {}, prev[V] = {};
+  A vp[V] = {};  // the coefficient, in the arithmetic (two 16-byte loads for 8 points in 16 bits)
   const std::int64_t base = origin + x + std::int64_t(y) * sy;
   const auto img = Images ? images.template column<V>(x, y) : GhostImages::Column<V>{};
   if (active && zb < ze) {
@@ -82,7 +83,7 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
   if (Ahead == 0 && active && zb < ze) {
     load_ro<T, V>(u + base + std::int64_t(zb + R) * sz, lead);
     load_ro<T, V>(u_prev + base + std::int64_t(zb) * sz, prev);
-    if constexpr (Coef) load_ro<T, V>(coef + base + std::int64_t(zb) * sz, vp);
+    if constexpr (Coef) load_ro_vectors<A, V>(coef + base + std::int64_t(zb) * sz, vp);
   }
   // phi as one vector where it lies so (phi_next_at >= 0), loaded a plane ahead; phi is written
   // here, so not through the read-only path.
@@ -143,14 +144,15 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
 #pragma unroll
     for (int v = 0; v < V; ++v) w[2 * R][v] = widen(lead[v]);
     A cur_prev[V];
-    T cur_vp[V], ph[V];
+    A cur_vp[V];
+    T ph[V];
 #pragma unroll
     for (int v = 0; v < V; ++v) cur_prev[v] = widen(prev[v]), cur_vp[v] = vp[v], ph[v] = phi_next[v];
     const std::int64_t phi_at = phi_next_at;
     if (Ahead == 0 && active && z + 1 < ze) {  // prefetch the next plane's loads
       load_ro<T, V>(u + base + std::int64_t(z + 1 + R) * sz, lead);
       load_ro<T, V>(u_prev + base + zoff + sz, prev);
-      if constexpr (Coef) load_ro<T, V>(coef + base + zoff + sz, vp);
+      if constexpr (Coef) load_ro_vectors<A, V>(coef + base + zoff + sz, vp);
       if constexpr (Pml) {
         phi_next_at = pml.phi_vector_at(z + 1);
         if (phi_next_at >= 0) load<T, V>(layer.phi + phi_next_at, phi_next);
@@ -236,10 +238,11 @@ void launch(const native::StarArgs<T>& a) {
   constexpr int PmlAhead = 1;  // the PML branch's planes staged ahead (the kernel's comment)
   const std::size_t smem = pml ? std::size_t(BX * BY) * (PmlAhead + 1) * kStagedStreams * V * sizeof(T) : 0;
   auto kernel = [&] {
-    if constexpr (kSixteenBit<T>) {  // the wave fields alone: no coefficient, no PML in 16 bits yet
-      if (a.coef) throw std::runtime_error("cuda star-stream: no variable coefficient with 16-bit storage");
-      return a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
-                             : star_stream_kernel<T, R, BX, BY, V, false, false>;
+    if constexpr (kSixteenBit<T>) {  // no PML in 16 bits yet; the coefficient in float
+      if (pml) throw std::runtime_error("cuda star-stream: no PML branch with 16-bit storage");
+      return a.coef            ? star_stream_kernel<T, R, BX, BY, V, false, true>
+             : a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
+                               : star_stream_kernel<T, R, BX, BY, V, false, false>;
     } else {
       return pml              ? star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead>
              : a.coef         ? star_stream_kernel<T, R, BX, BY, V, false, true>

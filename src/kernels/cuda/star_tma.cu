@@ -62,7 +62,9 @@ struct Shape {
   static constexpr int BoxBytes = RowLen * Rows * int(sizeof(T));
   static constexpr int UBytes = (BoxBytes + 127) / 128 * 128;  // copy destinations: 128-byte aligned
   static constexpr int PrevBytes = StagePrev ? TX * BY * int(sizeof(T)) : 0;  // u- box: the tile, no halo
-  static constexpr int StagedBytes = PrevBytes * (Coef ? 2 : 1);            // and the coefficient's
+  // and the coefficient's, in the arithmetic (float for the 16-bit formats)
+  static constexpr int CoefBytes = StagePrev && Coef ? TX * BY * int(sizeof(arithmetic_t<T>)) : 0;
+  static constexpr int StagedBytes = PrevBytes + CoefBytes;
   static constexpr int SlotBytes = UBytes + (StagedBytes + 127) / 128 * 128;
   static constexpr int PhiAhead = Pml ? 2 : 0;
   static constexpr int PhiBytes = Pml ? (PhiAhead + 1) * BY * 32 * 16 : 0;  // each thread's V points, per plane
@@ -89,14 +91,16 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   using A = arithmetic_t<T>;  // 16-bit storage: values widened to float as read, narrowed as stored
   constexpr int V = S::V;
   T* __restrict__ u_prev = a.u_prev;
-  const T* __restrict__ coef = a.coef;
+  const A* __restrict__ coef = a.coef;
   const std::int64_t sy = a.sy, sz = a.sz;
   extern __shared__ __align__(128) unsigned char raw[];
   // The copy destinations need 128-byte alignment (offset kept on `raw` so loads stay shared).
   unsigned char* base = raw + ((128 - (smem(raw) & 127)) & 127);
   auto slot = [&](int s) { return reinterpret_cast<T*>(base + std::size_t(s) * S::SlotBytes); };
   auto prev_slot = [&](int s) { return reinterpret_cast<T*>(base + std::size_t(s) * S::SlotBytes + S::UBytes); };
-  auto coef_slot = [&](int s) { return prev_slot(s) + S::TX * BY; };
+  auto coef_slot = [&](int s) {
+    return reinterpret_cast<A*>(base + std::size_t(s) * S::SlotBytes + S::UBytes + S::PrevBytes);
+  };
   std::uint64_t* full = reinterpret_cast<std::uint64_t*>(base + std::size_t(S::Slots) * S::SlotBytes);
   std::uint64_t* empty = full + S::Slots;
   T* phi_ahead = reinterpret_cast<T*>(base + std::size_t(S::Slots) * S::SlotBytes + S::BarrierBytes);
@@ -174,20 +178,17 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     load_widened<T, V>(slot(t % S::Slots) + own, w[t]);
     if (!is_centre(t)) release(t);
   }
-  T prev[V] = {}, vp[V] = {};  // without staging: u- and the coefficient loaded one plane ahead
+  T prev[V] = {};  // without staging: u- and the coefficient loaded one plane ahead
+  A vp[V] = {};
   if (!StagePrev && active && nz > 0) {
     load_ro<T, V>(u_prev + col + std::int64_t(zb) * sz, prev);
-    if constexpr (Coef) load_ro<T, V>(coef + col + std::int64_t(zb) * sz, vp);
+    if constexpr (Coef) load_ro<A, V>(coef + col + std::int64_t(zb) * sz, vp);
   }
   // With the PML (pml_column.cuh): eta's profiles at this thread's points, loaded once. phi as one
   // vector is copied PhiAhead planes ahead into the thread's own buffers: read when the update
   // needs it, it left every warp of a layer row waiting (minimod 1000^3, three-domain work: the
   // core's 944 M points took 5.73 ms per step, 1.17 ms more than at the inner box's rate, H200).
-  using PmlT = std::conditional_t<kSixteenBit<T>, float, T>;  // no PML in 16 bits (star_tma refuses it)
-  const PmlLayer<PmlT> no_pml{};
-  const PmlLayer<PmlT>* layer = &no_pml;
-  if constexpr (!kSixteenBit<T>) layer = &a.pml;
-  const PmlColumn<PmlT, V> pml(*layer, x, y, Pml && active);
+  const PmlColumn<A, V> pml(a.pml, x, y, Pml && active);  // no PML in 16 bits (star_tma refuses it)
   auto phi_vector_at = [&](int z) -> std::int64_t { return Pml && active ? pml.phi_vector_at(z) : -1; };
   auto phi_buffer = [&](int k) { return phi_ahead + ((k % (S::PhiAhead + 1)) * BY * 32 + threadIdx.x) * V; };
   auto fetch_phi = [&](int k) {  // plane zb + k; one group per plane, empty where nothing is copied
@@ -206,17 +207,17 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     load_widened<T, V>(slot(lead % S::Slots) + own, w[2 * R]);
     if (!is_centre(lead)) release(lead);
     A cur_prev[V];
-    T cur_vp[V] = {};
+    A cur_vp[V] = {};
     const std::int64_t p = col + std::int64_t(zb + k) * sz;
     if constexpr (StagePrev) {
       load_widened<T, V>(prev_slot(centre % S::Slots) + warp * S::TX + lane * V, cur_prev);
-      if constexpr (Coef) load<T, V>(coef_slot(centre % S::Slots) + warp * S::TX + lane * V, cur_vp);
+      if constexpr (Coef) load<A, V>(coef_slot(centre % S::Slots) + warp * S::TX + lane * V, cur_vp);
     } else {
 #pragma unroll
       for (int v = 0; v < V; ++v) cur_prev[v] = widen(prev[v]), cur_vp[v] = vp[v];
       if (active && k + 1 < nz) {
         load_ro<T, V>(u_prev + p + sz, prev);
-        if constexpr (Coef) load_ro<T, V>(coef + p + sz, vp);
+        if constexpr (Coef) load_ro<A, V>(coef + p + sz, vp);
       }
     }
 
@@ -312,7 +313,8 @@ void launch(const native::StarArgs<T>& a) {
   const CUtensorMapL2promotion fetch = Coef && !Pml ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B : CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
   const CUtensorMap u_map = plane_map<T>(a.u, end + S::XL, a.sy, a.sz, a.alloc, S::RowLen, S::Rows, fetch, kKernel);
   const CUtensorMap prev_map = plane_map<T>(a.u_prev, end, a.sy, a.sz, a.alloc, S::TX, BY, fetch, kKernel);
-  const CUtensorMap coef_map = Coef ? plane_map<T>(a.coef, end, a.sy, a.sz, a.alloc, S::TX, BY, fetch, kKernel) : prev_map;
+  const CUtensorMap coef_map =
+      Coef ? plane_map<arithmetic_t<T>>(a.coef, end, a.sy, a.sz, a.alloc, S::TX, BY, fetch, kKernel) : prev_map;
 
   auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>;
   static const bool sized = [&] {
@@ -393,9 +395,10 @@ void star_tma(const native::StarArgs<T>& a) {
   if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
   if (a.pml.active() && !a.coef) throw std::runtime_error("cuda star-tma: the PML needs the coefficient");
   native::with_star_radius(a.radius, "cuda star-tma", [&](auto R) {
-    if constexpr (kSixteenBit<T>) {  // the wave fields alone: no coefficient, no PML in 16 bits yet
-      if (a.coef) throw std::runtime_error("cuda star-tma: no variable coefficient with 16-bit storage");
-      launch_rows<T, decltype(R)::value, false>(a);
+    if constexpr (kSixteenBit<T>) {  // no PML in 16 bits yet; the coefficient in float
+      if (a.pml.active()) throw std::runtime_error("cuda star-tma: no PML branch with 16-bit storage");
+      if (a.coef) launch_rows<T, decltype(R)::value, true>(a);
+      else launch_rows<T, decltype(R)::value, false>(a);
     } else if (a.pml.active())
       launch_rows<T, decltype(R)::value, true, true>(a);
     else if (a.coef)

@@ -44,6 +44,20 @@ __device__ __forceinline__ void load_ro(const T* p, T (&out)[V]) {
   for (int v = 0; v < V; ++v) out[v] = s[v];
 }
 
+// V values through the read-only cache in 16-byte vectors, more than one where they span more (a
+// float coefficient beside 8 points of a 16-bit field).
+template <class T, int V>
+__device__ __forceinline__ void load_ro_vectors(const T* p, T (&out)[V]) {
+  constexpr int H = V * int(sizeof(T)) > 16 ? 16 / int(sizeof(T)) : V;
+#pragma unroll
+  for (int h = 0; h < V; h += H) {
+    T part[H];
+    load_ro<T, H>(p + h, part);
+#pragma unroll
+    for (int v = 0; v < H; ++v) out[h + v] = part[v];
+  }
+}
+
 template <class T, int V>
 __device__ __forceinline__ void store(T* p, const T (&in)[V]) {
   using W = typename Vec<T, V>::type;

@@ -56,14 +56,14 @@ struct StarRows {
   static constexpr int kLanes = 64;
   static constexpr bool kRuns = std::is_same_v<A, float> && R >= 6;
 
-  void update_row(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ vp, int nx) const {
+  void update_row(const T* __restrict__ in, T* __restrict__ out, const A* __restrict__ vp, int nx) const {
     int i = 0;
     if constexpr (kRuns)
       for (; i + kLanes <= nx; i += kLanes) update_run(in + i, out + i, Coef ? vp + i : nullptr);
     update_points(in + i, out + i, Coef ? vp + i : nullptr, nx - i);
   }
 
-  void update_run(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ vp) const {
+  void update_run(const T* __restrict__ in, T* __restrict__ out, const A* __restrict__ vp) const {
     A sum[kLanes];
 #ifdef _OPENMP
 #pragma omp simd
@@ -75,7 +75,7 @@ struct StarRows {
 #ifdef _OPENMP
 #pragma omp simd
 #endif
-    for (int l = 0; l < kLanes; ++l) out[l] = stored(in[l], sum[l], Coef ? vp[l] : T{}, out[l]);
+    for (int l = 0; l < kLanes; ++l) out[l] = stored(in[l], sum[l], Coef ? vp[l] : A{}, out[l]);
   }
 
   template <int M>
@@ -96,11 +96,11 @@ struct StarRows {
   }
 
   // The value stored for a point: the sum itself, or the coefficient's update with it; narrowed.
-  static T stored(T centre, A sum, T vp, T old) {
-    return narrow<T>(Coef ? kernels::coefficient_update(widen(centre), sum, widen(vp), widen(old)) : sum);
+  static T stored(T centre, A sum, A vp, T old) {
+    return narrow<T>(Coef ? kernels::coefficient_update(widen(centre), sum, vp, widen(old)) : sum);
   }
 
-  void update_points(const T* __restrict__ in, T* __restrict__ out, const T* __restrict__ vp, int nx) const {
+  void update_points(const T* __restrict__ in, T* __restrict__ out, const A* __restrict__ vp, int nx) const {
     const std::int64_t sy = a.sy, sz = a.sz;
 #ifdef _OPENMP
 #pragma omp simd
@@ -111,7 +111,7 @@ struct StarRows {
       [&]<int... Ms>(std::integer_sequence<int, Ms...>) {
         ((sum = kernels::fused(c[Ms + 1], axis_pairs<Ms + 1>(in + i, sy, sz), sum)), ...);
       }(std::make_integer_sequence<int, R>{});
-      out[i] = stored(in[i], sum, Coef ? vp[i] : T{}, out[i]);
+      out[i] = stored(in[i], sum, Coef ? vp[i] : A{}, out[i]);
     }
   }
 };

@@ -33,11 +33,12 @@ template <class T, int R, int V, int Depth, bool Coef>
 struct StreamStar {
   using P = Pack<T, V>;
   using A = arithmetic_t<T>;
+  using PA = Pack<A, V>;  // the coefficient's
   static constexpr int XL = (R + V - 1) / V * V;  // x halo read on each side, whole packs
 
   const T* u;
   T* u_prev;
-  const T* coef;  // Coef only
+  const A* coef;  // Coef only; in the arithmetic (float for the 16-bit formats)
   Kokkos::Array<A, R + 1> c;
   Layout l;
   Box box;
@@ -51,17 +52,18 @@ struct StreamStar {
     const index_t col = l.at(box.lo[0] + pack * V, j, 0), sy = l.sy, sz = l.sz;
     P w[2 * R + 1];  // w[k] = u(x.., j, z - R + k)
     for (int k = 0; k < 2 * R; ++k) w[k] = load(u + col + (zb - R + k) * sz);
-    P lead[Depth], prev[Depth], vp[Depth];  // loaded Depth planes ahead: u(z + R + d), u-(z + d), coef(z + d)
+    P lead[Depth], prev[Depth];  // loaded Depth planes ahead: u(z + R + d), u-(z + d), coef(z + d)
+    PA vp[Depth];
     for (int d = 0; d < Depth; ++d)
       if (zb + d < ze) {
         lead[d] = load(u + col + (zb + R + d) * sz), prev[d] = load(u_prev + col + (zb + d) * sz);
-        if constexpr (Coef) vp[d] = load(coef + col + (zb + d) * sz);
+        if constexpr (Coef) vp[d] = load_pack<A, V>(coef + col + (zb + d) * sz);
       }
     for (index_t z = zb; z < ze; ++z) {
       const index_t p = col + z * sz;
       w[2 * R] = lead[0];
       const P cur_prev = prev[0];
-      P cur_vp{};
+      PA cur_vp{};
       if constexpr (Coef) {
         cur_vp = vp[0];
         for (int d = 0; d + 1 < Depth; ++d) vp[d] = vp[d + 1];
@@ -70,7 +72,7 @@ struct StreamStar {
       if (z + Depth < ze) {
         lead[Depth - 1] = load(u + p + (R + Depth) * sz);
         prev[Depth - 1] = load(u_prev + p + Depth * sz);
-        if constexpr (Coef) vp[Depth - 1] = load(coef + p + Depth * sz);
+        if constexpr (Coef) vp[Depth - 1] = load_pack<A, V>(coef + p + Depth * sz);
       }
       A row[2 * XL + V];  // u(x - XL .. x + V - 1 + XL, j, z); the centre pack is w[R]
       for (int n = 0; n < XL / V; ++n) {
@@ -90,7 +92,7 @@ struct StreamStar {
       }
       P stored;
       for (int v = 0; v < V; ++v)
-        stored.v[v] = narrow<T>(Coef ? coefficient_update(row[XL + v], out[v], widen(cur_vp.v[v]), widen(cur_prev.v[v]))
+        stored.v[v] = narrow<T>(Coef ? coefficient_update(row[XL + v], out[v], cur_vp.v[v], widen(cur_prev.v[v]))
                                      : out[v]);
       store_pack<T, V>(u_prev + p, stored);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
@@ -151,8 +153,9 @@ class MdrangeStream final : public VariantWith16Bit<MdrangeStream, RadiusVariant
   template <class T, int R>
   void launch_radius(const TwoStepArgs<T>& a, const Box& box) const {
     constexpr int V = 16 / sizeof(T);
-    const auto aligned = [&](const T* base) {
-      return reinterpret_cast<std::uintptr_t>(base + a.layout.at(box.lo[0], box.lo[1], box.lo[2])) % 16 == 0;
+    // Each field's first pack on its size: 16 bytes, the coefficient's V values (32 bytes in 16 bits).
+    const auto aligned = [&]<class E>(const E* base) {
+      return reinterpret_cast<std::uintptr_t>(base + a.layout.at(box.lo[0], box.lo[1], box.lo[2])) % (sizeof(E) * V) == 0;
     };
     constexpr StreamLaunch how = stream_launch<T, R>();
     const bool coef = a.coefficient.extent(0) > 0;

@@ -26,13 +26,14 @@ using namespace wavefd;
 using Point = std::array<double, 3>;
 
 // The engine as `wavefd seismic` runs it by default: seven-domain work with the inner box by the
-// preferred variant that takes a coefficient (scheme.variant = auto), one rank.
+// preferred variant that takes a coefficient (scheme.variant = auto; rounded stochastically, the
+// layer kernel, which alone rounds so), one rank.
 template <class T = double>
 SeismicStep<T> make_engine(const SeismicModel& m, Rounding rounding = Rounding::nearest) {
   SeismicRun run;
   run.work = SeismicWork::seven_domain;
   run.rounding = rounding;
-  run.inner = preferred_variant(m.stencil, precision_of<T>, true);
+  run.inner = rounding == Rounding::stochastic ? nullptr : preferred_variant(m.stencil, precision_of<T>, true);
   const Subdomain sub = seismic_subdomain(m, run.parallel);
   return SeismicStep<T>(m, run, m.velocity->fill(sub.box(), m.h));
 }

@@ -122,11 +122,14 @@ struct LayerStream {
       }
       if (phi_pack) kernels::store_pack<T, V>(L.phi + q0, ph_out);
       P stored;
-      for (int i = 0; i < V; ++i) stored.v[i] = narrow<S>(out.v[i]);
-      if constexpr (kSixteenBit<S>)
-        if (stochastic)
-          for (int i = 0; i < V; ++i)
+      for (int i = 0; i < V; ++i) {
+        if constexpr (kSixteenBit<S>)
+          if (stochastic) {
             stored.v[i] = narrow_stochastic<S>(out.v[i], rounding_bits(offset[0] + x0 + i, offset[1] + y, offset[2] + z, step));
+            continue;
+          }
+        stored.v[i] = narrow<S>(out.v[i]);
+      }
       kernels::store_pack<S, V>(into + p, stored);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }

@@ -237,6 +237,26 @@ TEST(SeismicEngine, LayerVariantsGiveTheLayerKernelsBits) {
         EXPECT_EQ(ref.traces, got.traces);
         EXPECT_EQ(ref_d.u, got_d.u);
         EXPECT_EQ(ref_d.traces, got_d.traces);
+        // 16-bit fields (phi and the coefficient in float) the same way, where the variant's PML
+        // branch takes the layer's boxes in them (cuda-star-tma's wants rows on 16 bytes)
+        const auto sixteen_bits = [&]<class S>() {
+          if (!v->supports(m.stencil, precision_of<S>)) return;
+          const EngineResult ref_s = run_engine<S>(m, SeismicWork::seven_domain, inner);
+          EngineResult got_s;
+          try {
+            got_s = run_engine<S>(m, SeismicWork::seven_domain, inner, StepPairs::off, {}, v);
+          } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("scheme.layer_variant = '" + v->name() + "'"), std::string::npos) << e.what();
+            EXPECT_NE(v->name(), "cuda-star-stream") << "its PML branch takes every box";
+            return;
+          }
+          EXPECT_EQ(ref_s.u, got_s.u) << to_string(precision_of<S>);
+          EXPECT_EQ(ref_s.traces, got_s.traces) << to_string(precision_of<S>);
+          std::printf("  %s: the layer by %s's PML branch gives the layer kernel's bits\n",
+                      std::string(to_string(precision_of<S>)).c_str(), name_of(v).c_str());
+        };
+        sixteen_bits.template operator()<Half>();
+        sixteen_bits.template operator()<BFloat16>();
         std::printf("  the layer by %s's PML branch, inner box by %s: the layer kernel's bits\n", name_of(v).c_str(),
                     name_of(inner).c_str());
       }
@@ -344,7 +364,7 @@ template <class S>
 void expect_sixteen_bits_follow(const SeismicModel& m, const SeismicResult& ref, double trace_limit, double field_limit) {
   const EngineResult a = run_engine<S>(m, SeismicWork::unified, nullptr);
   for (const Variant* inner : inner_kernels(m.stencil, precision_of<S>))
-    for (SeismicWork work : {SeismicWork::seven_domain, SeismicWork::three_domain}) {
+    for (SeismicWork work : {SeismicWork::seven_domain, SeismicWork::three_domain, SeismicWork::unified}) {
       const EngineResult b = run_engine<S>(m, work, inner);
       EXPECT_EQ(a.u, b.u) << name_of(inner) << ", " << to_string(work);
       EXPECT_EQ(a.traces, b.traces) << name_of(inner) << ", " << to_string(work);
@@ -386,7 +406,8 @@ TEST(SeismicEngine, SixteenBitScaleFollowsTheSources) {
   }
 }
 
-// 16-bit fields take no pairs of steps, and stochastic rounding is the layer kernel's alone.
+// 16-bit fields take no pairs of steps, and stochastic rounding is the layer kernel's alone (no
+// inner or layer variant).
 TEST(SeismicEngine, SixteenBitFieldsRefusePairsAndStochasticInnerVariants) {
   const SeismicModel m = small_model(Absorbing::pml, OuterBoundary::zero);
   const Subdomain sub = seismic_subdomain(m, SeismicRun{}.parallel);
@@ -400,6 +421,11 @@ TEST(SeismicEngine, SixteenBitFieldsRefusePairsAndStochasticInnerVariants) {
   expect_error([&] { SeismicStep<Half>(m, run, m.velocity->fill(sub.box(), m.h)); },
                "scheme.variant = 'mdrange-stream' rounds to nearest; accepted with scheme.rounding = 'stochastic': auto "
                "or layer (the layer kernel, which rounds stochastically)");
+  run.layer = run.inner;
+  run.inner = nullptr;
+  expect_error([&] { SeismicStep<Half>(m, run, m.velocity->fill(sub.box(), m.h)); },
+               "scheme.layer_variant = 'mdrange-stream' rounds to nearest; accepted with scheme.rounding = 'stochastic': "
+               "auto or layer (the layer kernel, which rounds stochastically)");
 }
 
 }  // namespace

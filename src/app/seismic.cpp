@@ -55,7 +55,7 @@ const Variant* inner_variant(const std::string& name, const Stencil& s, Precisio
 const Variant* layer_variant(const std::string& name, const Variant* inner, const Stencil& s, Precision p) {
   if (name == "layer") return nullptr;
   if (name == "auto") {
-    if (inner == nullptr || !inner->native() || is_16_bit(p)) return nullptr;  // 16 bits: no PML branch yet
+    if (inner == nullptr || !inner->native()) return nullptr;
     for (const auto& v : variants())
       if (v->name() == "cuda-star-stream" && v->supports(s, p)) return v.get();
     return nullptr;

@@ -149,9 +149,9 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   if (m.stencil.radius < 1 || m.stencil.radius > kMaxRadius)
     throw Error("stencil.M = " + std::to_string(m.stencil.radius) + " is outside the seismic engine's range; accepted: 1.." +
                 std::to_string(kMaxRadius));
-  if (kSixteenBit<T> && run.layer != nullptr)
-    throw Error("scheme.layer_variant = '" + run.layer->name() + "' has no PML branch for fields stored in " +
-                std::string(to_string(precision)) + "; accepted: auto or layer (the layer kernel)");
+  if (run.rounding == Rounding::stochastic && run.layer != nullptr)
+    throw Error("scheme.layer_variant = '" + run.layer->name() + "' rounds to nearest; accepted with " +
+                "scheme.rounding = 'stochastic': auto or layer (the layer kernel, which rounds stochastically)");
   if (run.rounding == Rounding::stochastic && run.inner != nullptr)
     throw Error("scheme.variant = '" + run.inner->name() + "' rounds to nearest; accepted with scheme.rounding = " +
                 "'stochastic': auto or layer (the layer kernel, which rounds stochastically)");
@@ -252,16 +252,19 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   layer_.slabs = slab_table_.data();
   const Box inner_global = m.width > 0 ? m.inner_box() : Box{{0, 0, 0}, m.n};
   for (int d = 0; d < 3; ++d) layer_.ilo[d] = inner_global.lo[d] - sub_.offset[d], layer_.ihi[d] = inner_global.hi[d] - sub_.offset[d];
-  // The inner variant's box starts and ends on 32-byte sectors along x (rows start on 128-byte
-  // boundaries), so that vector kernels take whole packs, and its rows of u-, vp and u+ whole
-  // sectors (minimod 1000^3, H200: inner box 3.83 against 4.02 ms per step on 16-byte packs).
+  // The inner variant's box starts and ends on 32-byte sectors of vp along x (rows start on
+  // 128-byte boundaries), so that vector kernels take whole packs, and its rows of u-, vp and u+
+  // whole sectors in float (minimod 1000^3, H200: inner box 3.83 against 4.02 ms per step on
+  // 16-byte packs). 16-bit fields' rows then start and end on 16 bytes, and their x slabs are as
+  // wide as float's: on u's sectors minimod's right one was 40 points, a tile of the layer's
+  // vectors 128 wide, and the layer took 1.91 against 1.36 ms per step (H200, half).
   // Seven-domain: the layer kernel (or variant) updates the z and y slabs, and beside the inner
   // variant's box, the x slabs together with the inner columns left over (with the inner formula):
   // one launch per side instead of a thin one for the columns. Three-domain: the core is the inner
   // variant's columns over every y and z (the z and y slabs' points there by its PML branch), and
   // the layer kernel updates the x slabs, again with the columns left over, over every y and z.
   const index_t pack = index_t(16 / sizeof(T));
-  const index_t sector = index_t(32 / sizeof(T));
+  const index_t sector = index_t(32 / sizeof(A));
   inner_variant_box_ = inner_;
   if (!inner_.empty()) {
     Box& b = inner_variant_box_;

@@ -50,12 +50,8 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
                        std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2,
                        int z_chunk, Coeffs<arithmetic_t<T>, R> k, const GhostImages images,
                        const PmlLayer<arithmetic_t<T>> pml_layer) {
-  using A = arithmetic_t<T>;
-  using PmlT = A;
-  const PmlLayer<PmlT> layer = [&] {  // no PML in 16 bits (launch refuses it)
-    if constexpr (kSixteenBit<T>) return PmlLayer<PmlT>{};
-    else return pml_layer;
-  }();
+  using A = arithmetic_t<T>;  // also the coefficient's and phi's type
+  const PmlLayer<A>& layer = pml_layer;
   // x halo: R rounded up to whole vectors on each side, so that every read is an aligned vector.
   constexpr int TX = BX * V;               // tile width in points
   constexpr int XL = (R + V - 1) / V * V;  // halo points read left (and right) of a thread's vector
@@ -83,36 +79,38 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
   if (Ahead == 0 && active && zb < ze) {
     load_ro<T, V>(u + base + std::int64_t(zb + R) * sz, lead);
     load_ro<T, V>(u_prev + base + std::int64_t(zb) * sz, prev);
-    if constexpr (Coef) load_ro_vectors<A, V>(coef + base + std::int64_t(zb) * sz, vp);
+    if constexpr (Coef) load_vectors<A, V, true>(coef + base + std::int64_t(zb) * sz, vp);
   }
   // phi as one vector where it lies so (phi_next_at >= 0), loaded a plane ahead; phi is written
   // here, so not through the read-only path.
-  const PmlColumn<PmlT, V> pml(layer, x, y, Pml && active);
+  const PmlColumn<A, V> pml(layer, x, y, Pml && active);
   std::int64_t phi_next_at = -1;
-  T phi_next[V] = {};
+  A phi_next[V] = {};
   if constexpr (Pml)
     if (active && zb < ze && Ahead == 0) {
       phi_next_at = pml.phi_vector_at(zb);
-      if (phi_next_at >= 0) load<T, V>(layer.phi + phi_next_at, phi_next);
+      if (phi_next_at >= 0) load_vectors<A, V>(layer.phi + phi_next_at, phi_next);
     }
-  // Ahead > 0: this thread's slot of each staged stream for plane z - zb, Ahead + 1 planes in turn.
+  // Ahead > 0: this thread's slot of each staged stream for plane z - zb, Ahead + 1 planes in turn
+  // (each V values of the arithmetic: u and u- in 16 bits fill half of theirs).
   extern __shared__ __align__(16) unsigned char staged_raw[];
-  T* const staged = reinterpret_cast<T*>(staged_raw);
   const int thread = ty * BX + tx;
   auto slot = [&](int plane, int stream) {
-    return staged + ((std::size_t(plane % (Ahead + 1)) * kStagedStreams + stream) * (BX * BY) + thread) * V;
+    return staged_raw + ((std::size_t(plane % (Ahead + 1)) * kStagedStreams + stream) * (BX * BY) + thread) * V * sizeof(A);
   };
+  auto field_slot = [&](int plane, int stream) { return reinterpret_cast<T*>(slot(plane, stream)); };
+  auto arithmetic_slot = [&](int plane, int stream) { return reinterpret_cast<A*>(slot(plane, stream)); };
   // Returns where plane zf's phi vector lies (-1: none copied), kept until the plane is updated.
   auto fetch = [&](int zf) {  // one group per plane, empty past the chunk
     std::int64_t q0 = -1;
     if constexpr (Ahead > 0) {  // compiled only where used: there is no 2-byte copy_async
       if (active && zf < ze) {
-        copy_async<T, V>(slot(zf - zb, 0), u + base + std::int64_t(zf + R) * sz);
-        copy_async<T, V>(slot(zf - zb, 1), u_prev + base + std::int64_t(zf) * sz);
-        if constexpr (Coef) copy_async<T, V>(slot(zf - zb, 2), coef + base + std::int64_t(zf) * sz);
+        copy_async<T, V>(field_slot(zf - zb, 0), u + base + std::int64_t(zf + R) * sz);
+        copy_async<T, V>(field_slot(zf - zb, 1), u_prev + base + std::int64_t(zf) * sz);
+        if constexpr (Coef) copy_async_vectors<A, V>(arithmetic_slot(zf - zb, 2), coef + base + std::int64_t(zf) * sz);
         if constexpr (Pml) {
           q0 = pml.phi_vector_at(zf);
-          if (q0 >= 0) copy_async<T, V>(slot(zf - zb, 3), layer.phi + q0);
+          if (q0 >= 0) copy_async_vectors<A, V>(arithmetic_slot(zf - zb, 3), layer.phi + q0);
         }
       }
     }
@@ -130,12 +128,12 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
       phi_ahead[Ahead] = fetch(z + Ahead);
       copy_async_wait<Ahead>();  // this plane's group has landed
       if (active) {
-        load<T, V>(slot(z - zb, 0), lead);
-        load<T, V>(slot(z - zb, 1), prev);
-        if constexpr (Coef) load<T, V>(slot(z - zb, 2), vp);
+        load<T, V>(field_slot(z - zb, 0), lead);
+        load<T, V>(field_slot(z - zb, 1), prev);
+        if constexpr (Coef) load_vectors<A, V>(arithmetic_slot(z - zb, 2), vp);
         if constexpr (Pml) {
           phi_next_at = phi_ahead[0];
-          if (phi_next_at >= 0) load<T, V>(slot(z - zb, 3), phi_next);
+          if (phi_next_at >= 0) load_vectors<A, V>(arithmetic_slot(z - zb, 3), phi_next);
         }
       }
 #pragma unroll
@@ -145,17 +143,17 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
     for (int v = 0; v < V; ++v) w[2 * R][v] = widen(lead[v]);
     A cur_prev[V];
     A cur_vp[V];
-    T ph[V];
+    A ph[V];
 #pragma unroll
     for (int v = 0; v < V; ++v) cur_prev[v] = widen(prev[v]), cur_vp[v] = vp[v], ph[v] = phi_next[v];
     const std::int64_t phi_at = phi_next_at;
     if (Ahead == 0 && active && z + 1 < ze) {  // prefetch the next plane's loads
       load_ro<T, V>(u + base + std::int64_t(z + 1 + R) * sz, lead);
       load_ro<T, V>(u_prev + base + zoff + sz, prev);
-      if constexpr (Coef) load_ro_vectors<A, V>(coef + base + zoff + sz, vp);
+      if constexpr (Coef) load_vectors<A, V, true>(coef + base + zoff + sz, vp);
       if constexpr (Pml) {
         phi_next_at = pml.phi_vector_at(z + 1);
-        if (phi_next_at >= 0) load<T, V>(layer.phi + phi_next_at, phi_next);
+        if (phi_next_at >= 0) load_vectors<A, V>(layer.phi + phi_next_at, phi_next);
       }
     }
     if (active) {
@@ -198,7 +196,7 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
           }
           pml.template update<XL>(z, slab_row, row, up1, down1, w[R - 1], w[R], w[R + 1], cur_vp, cur_prev, ph, out);
           if (phi_at >= 0) {
-            store<T, V>(layer.phi + phi_at, ph);
+            store_vectors<A, V>(layer.phi + phi_at, ph);
           } else {
 #pragma unroll
             for (int v = 0; v < V; ++v)
@@ -235,17 +233,25 @@ void launch(const native::StarArgs<T>& a) {
   if (pml && !a.coef) throw std::runtime_error("cuda star-stream: the PML needs the coefficient");
   if (a.coef && a.images.active) throw std::runtime_error("cuda star-stream: ghost images with a coefficient");
   // The ghost images are for the constant-coefficient benchmark; the seismic model does not use them.
-  constexpr int PmlAhead = 1;  // the PML branch's planes staged ahead (the kernel's comment)
-  const std::size_t smem = pml ? std::size_t(BX * BY) * (PmlAhead + 1) * kStagedStreams * V * sizeof(T) : 0;
+  // The PML branch's planes staged ahead (the kernel's comment); none for single 16-bit values,
+  // which no copy_async moves. Its kernels only where launch_rows sends the PML: 16-bit fields in
+  // vectors of 4 points, not 8.
+  constexpr int PmlAhead = kSixteenBit<T> && V == 1 ? 0 : 1;
+  constexpr bool PmlShape = !kSixteenBit<T> || V * sizeof(T) < 16;
+  constexpr bool PmlOnly = kSixteenBit<T> && V > 1 && V * sizeof(T) < 16;
+  if ((pml && !PmlShape) || (!pml && PmlOnly))
+    throw std::logic_error("cuda star-stream: in 16 bits the PML branch, and only it, takes vectors of 4 points");
+  const std::size_t smem = pml ? std::size_t(BX * BY) * (PmlAhead + 1) * kStagedStreams * V * sizeof(arithmetic_t<T>) : 0;
   auto kernel = [&] {
-    if constexpr (kSixteenBit<T>) {  // no PML in 16 bits yet; the coefficient in float
-      if (pml) throw std::runtime_error("cuda star-stream: no PML branch with 16-bit storage");
-      return a.coef            ? star_stream_kernel<T, R, BX, BY, V, false, true>
+    if constexpr (PmlOnly) {
+      return star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead>;
+    } else if constexpr (PmlShape) {
+      return pml               ? star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead>
+             : a.coef          ? star_stream_kernel<T, R, BX, BY, V, false, true>
              : a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
                                : star_stream_kernel<T, R, BX, BY, V, false, false>;
     } else {
-      return pml              ? star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead>
-             : a.coef         ? star_stream_kernel<T, R, BX, BY, V, false, true>
+      return a.coef            ? star_stream_kernel<T, R, BX, BY, V, false, true>
              : a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
                                : star_stream_kernel<T, R, BX, BY, V, false, false>;
     }
@@ -259,12 +265,22 @@ void launch(const native::StarArgs<T>& a) {
 // Tiles of 32 x 4 (the default) or 32 x 8 threads; V = 16 bytes per thread, or 1 when unaligned.
 // A box at most 8 vectors wide (the seismic x slabs) gets tiles of 8 x 16 threads: a 32-wide tile
 // would leave most of its lanes idle.
-template <class T, int R, bool Vector>
-void launch_rows(const native::StarArgs<T>& a) {
-  constexpr int V = Vector ? int(16 / sizeof(T)) : 1;
+template <class T, int R, int V>
+void launch_tiles(const native::StarArgs<T>& a) {
   if (a.hi[0] - a.lo[0] <= 8 * V) return launch<T, R, 8, 16, V>(a);
   if (a.rows == 8) return launch<T, R, 32, 8, V>(a);
   return launch<T, R, 32, 4, V>(a);
+}
+
+// The PML branch with 16-bit fields takes 8-byte vectors (4 points): then phi and the coefficient
+// in float are one 16-byte vector each, and the window holds as many values as float's, within
+// the branch's 128 registers.
+template <class T, int R, bool Vector>
+void launch_rows(const native::StarArgs<T>& a) {
+  constexpr int V = Vector ? int(16 / sizeof(T)) : 1;
+  if constexpr (kSixteenBit<T> && Vector)
+    if (a.pml.active()) return launch_tiles<T, R, V / 2>(a);
+  launch_tiles<T, R, V>(a);
 }
 
 }  // namespace

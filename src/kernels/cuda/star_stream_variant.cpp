@@ -21,9 +21,9 @@ class CudaStarStream final : public VariantWith16Bit<CudaStarStream, NativeStarV
            "loads, in-plane neighbours through L1; the seismic PML branch (scheme.layer_variant)";
   }
 
-  // Its PML branch takes any box (16-byte vectors where aligned, else one point per thread), in
-  // float and double.
-  bool takes_pml(const Layout&, const Box&, Precision p) const override { return !is_16_bit(p); }
+  // Its PML branch takes any box (16-byte vectors where aligned, 8-byte ones in 16 bits, else one
+  // point per thread), in every format.
+  bool takes_pml(const Layout&, const Box&, Precision) const override { return true; }
 
   template <class T>
   void run(const TwoStepArgs<T>& a, const Box& box) const {

@@ -20,7 +20,7 @@
 // too (unified work: the whole box in one launch; three-domain work: all but the x slabs), points
 // outside the inner box take the PML update; phi is read and written by the threads (it covers
 // the layer slabs only, so there is no plane of it to stage), each copying its own phi a few
-// planes ahead in the background.
+// planes ahead in the background. phi is in the arithmetic (float beside 16-bit fields).
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -67,7 +67,7 @@ struct Shape {
   static constexpr int StagedBytes = PrevBytes + CoefBytes;
   static constexpr int SlotBytes = UBytes + (StagedBytes + 127) / 128 * 128;
   static constexpr int PhiAhead = Pml ? 2 : 0;
-  static constexpr int PhiBytes = Pml ? (PhiAhead + 1) * BY * 32 * 16 : 0;  // each thread's V points, per plane
+  static constexpr int PhiBytes = Pml ? (PhiAhead + 1) * BY * 32 * V * int(sizeof(arithmetic_t<T>)) : 0;  // each thread's V points, per plane
   static constexpr int Budget = 227 * 1024 / MinBlocks - 1024 - 256 - PhiBytes;  // per block, less barriers and alignment
   static constexpr int Slots = R + 1 + Ahead < Budget / SlotBytes ? R + 1 + Ahead : Budget / SlotBytes;
   static constexpr bool Fits = Slots >= R + 2;        // at least one plane in flight
@@ -103,7 +103,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   };
   std::uint64_t* full = reinterpret_cast<std::uint64_t*>(base + std::size_t(S::Slots) * S::SlotBytes);
   std::uint64_t* empty = full + S::Slots;
-  T* phi_ahead = reinterpret_cast<T*>(base + std::size_t(S::Slots) * S::SlotBytes + S::BarrierBytes);
+  A* phi_ahead = reinterpret_cast<A*>(base + std::size_t(S::Slots) * S::SlotBytes + S::BarrierBytes);
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int x0 = a.lo[0] + blockIdx.x * S::TX, y0 = a.lo[1] + blockIdx.y * BY;
@@ -188,13 +188,13 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   // vector is copied PhiAhead planes ahead into the thread's own buffers: read when the update
   // needs it, it left every warp of a layer row waiting (minimod 1000^3, three-domain work: the
   // core's 944 M points took 5.73 ms per step, 1.17 ms more than at the inner box's rate, H200).
-  const PmlColumn<A, V> pml(a.pml, x, y, Pml && active);  // no PML in 16 bits (star_tma refuses it)
+  const PmlColumn<A, V> pml(a.pml, x, y, Pml && active);  // phi in the arithmetic, as the coefficient
   auto phi_vector_at = [&](int z) -> std::int64_t { return Pml && active ? pml.phi_vector_at(z) : -1; };
   auto phi_buffer = [&](int k) { return phi_ahead + ((k % (S::PhiAhead + 1)) * BY * 32 + threadIdx.x) * V; };
   auto fetch_phi = [&](int k) {  // plane zb + k; one group per plane, empty where nothing is copied
     if constexpr (Pml) {
       const std::int64_t q0 = k < nz ? phi_vector_at(zb + k) : -1;
-      if (q0 >= 0) copy_async<T, V>(phi_buffer(k), a.pml.phi + q0);
+      if (q0 >= 0) copy_async_vectors<A, V>(phi_buffer(k), a.pml.phi + q0);
       copy_async_commit();
     }
   };
@@ -254,11 +254,11 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
       const bool slab_row = pml.layer_row(z);  // a z or y slab's row is layer points only
       if (active && pml.touches(slab_row)) {
         const std::int64_t q0 = phi_vector_at(z);
-        T ph[V] = {};
+        A ph[V] = {};
         std::int64_t q[V];
         if (q0 >= 0) {
           copy_async_wait<S::PhiAhead>();
-          load<T, V>(phi_buffer(k), ph);
+          load_vectors<A, V>(phi_buffer(k), ph);
         } else {
           pml.phi_points(z, slab_row, q);
 #pragma unroll
@@ -267,7 +267,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
         }
         pml.template update<XR>(z, slab_row, row, up1, down1, w[R - 1], w[R], w[R + 1], cur_vp, cur_prev, ph, out);
         if (q0 >= 0) {
-          store<T, V>(a.pml.phi + q0, ph);
+          store_vectors<A, V>(a.pml.phi + q0, ph);
         } else {
 #pragma unroll
           for (int v = 0; v < V; ++v)
@@ -395,11 +395,7 @@ void star_tma(const native::StarArgs<T>& a) {
   if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
   if (a.pml.active() && !a.coef) throw std::runtime_error("cuda star-tma: the PML needs the coefficient");
   native::with_star_radius(a.radius, "cuda star-tma", [&](auto R) {
-    if constexpr (kSixteenBit<T>) {  // no PML in 16 bits yet; the coefficient in float
-      if (a.pml.active()) throw std::runtime_error("cuda star-tma: no PML branch with 16-bit storage");
-      if (a.coef) launch_rows<T, decltype(R)::value, true>(a);
-      else launch_rows<T, decltype(R)::value, false>(a);
-    } else if (a.pml.active())
+    if (a.pml.active())
       launch_rows<T, decltype(R)::value, true, true>(a);
     else if (a.coef)
       launch_rows<T, decltype(R)::value, true>(a);

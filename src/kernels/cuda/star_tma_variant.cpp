@@ -23,7 +23,6 @@ class CudaStarTma final : public VariantWith16Bit<CudaStarTma, NativeStarVariant
 
   // The PML branch is in the copy-engine kernel only (not in cuda-star-stream's, its fallback).
   bool takes_pml(const Layout& l, const Box& b, Precision p) const override {
-    if (is_16_bit(p)) return false;
     const index_t bytes = bytes_of(p);
     const auto on_16_bytes = [&](index_t n) { return n * bytes % 16 == 0; };
     return cuda::star_tma_device() && on_16_bytes(l.origin + b.lo[0]) && on_16_bytes(l.sy) && on_16_bytes(l.sz) &&

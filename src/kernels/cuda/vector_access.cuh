@@ -44,15 +44,20 @@ __device__ __forceinline__ void load_ro(const T* p, T (&out)[V]) {
   for (int v = 0; v < V; ++v) out[v] = s[v];
 }
 
-// V values through the read-only cache in 16-byte vectors, more than one where they span more (a
-// float coefficient beside 8 points of a 16-bit field).
+// V values moved in 16-byte vectors, more than one where they span more (a float coefficient or phi
+// beside 8 points of a 16-bit field): the part each vector moves.
 template <class T, int V>
-__device__ __forceinline__ void load_ro_vectors(const T* p, T (&out)[V]) {
-  constexpr int H = V * int(sizeof(T)) > 16 ? 16 / int(sizeof(T)) : V;
+inline constexpr int kPart = V * int(sizeof(T)) > 16 ? 16 / int(sizeof(T)) : V;
+
+// load (ReadOnly: load_ro) in 16-byte parts.
+template <class T, int V, bool ReadOnly = false>
+__device__ __forceinline__ void load_vectors(const T* p, T (&out)[V]) {
+  constexpr int H = kPart<T, V>;
 #pragma unroll
   for (int h = 0; h < V; h += H) {
     T part[H];
-    load_ro<T, H>(p + h, part);
+    if constexpr (ReadOnly) load_ro<T, H>(p + h, part);
+    else load<T, H>(p + h, part);
 #pragma unroll
     for (int v = 0; v < H; ++v) out[h + v] = part[v];
   }
@@ -66,6 +71,19 @@ __device__ __forceinline__ void store(T* p, const T (&in)[V]) {
 #pragma unroll
   for (int v = 0; v < V; ++v) d[v] = in[v];
   *reinterpret_cast<W*>(p) = w;
+}
+
+// store in 16-byte parts.
+template <class T, int V>
+__device__ __forceinline__ void store_vectors(T* p, const T (&in)[V]) {
+  constexpr int H = kPart<T, V>;
+#pragma unroll
+  for (int h = 0; h < V; h += H) {
+    T part[H];
+#pragma unroll
+    for (int v = 0; v < H; ++v) part[v] = in[h + v];
+    store<T, H>(p + h, part);
+  }
 }
 
 // Fields stored in 16 bits: two values packed in 32 bits widen to float, or round from float (to
@@ -150,6 +168,13 @@ __device__ __forceinline__ void copy_async(T* dst, const T* src) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(src) : "memory");
   else
     asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(src), "n"(Bytes) : "memory");
+}
+// copy_async in 16-byte parts.
+template <class T, int V>
+__device__ __forceinline__ void copy_async_vectors(T* dst, const T* src) {
+  constexpr int H = kPart<T, V>;
+#pragma unroll
+  for (int h = 0; h < V; h += H) copy_async<T, H>(dst + h, src + h);
 }
 __device__ __forceinline__ void copy_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int Pending>

@@ -237,25 +237,20 @@ void launch(const native::StarArgs<T>& a) {
   // which no copy_async moves. Its kernels only where launch_rows sends the PML: 16-bit fields in
   // vectors of 4 points, not 8.
   constexpr int PmlAhead = kSixteenBit<T> && V == 1 ? 0 : 1;
-  constexpr bool PmlShape = !kSixteenBit<T> || V * sizeof(T) < 16;
-  constexpr bool PmlOnly = kSixteenBit<T> && V > 1 && V * sizeof(T) < 16;
-  if ((pml && !PmlShape) || (!pml && PmlOnly))
-    throw std::logic_error("cuda star-stream: in 16 bits the PML branch, and only it, takes vectors of 4 points");
+  constexpr bool WithPml = !kSixteenBit<T> || V * sizeof(T) < 16;             // this V compiles the PML branch
+  constexpr bool WithoutPml = !kSixteenBit<T> || V == 1 || V * sizeof(T) == 16;  // and the others
   const std::size_t smem = pml ? std::size_t(BX * BY) * (PmlAhead + 1) * kStagedStreams * V * sizeof(arithmetic_t<T>) : 0;
-  auto kernel = [&] {
-    if constexpr (PmlOnly) {
-      return star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead>;
-    } else if constexpr (PmlShape) {
-      return pml               ? star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead>
-             : a.coef          ? star_stream_kernel<T, R, BX, BY, V, false, true>
-             : a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
-                               : star_stream_kernel<T, R, BX, BY, V, false, false>;
-    } else {
-      return a.coef            ? star_stream_kernel<T, R, BX, BY, V, false, true>
-             : a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
-                               : star_stream_kernel<T, R, BX, BY, V, false, false>;
-    }
-  }();
+  using Kernel = void (*)(const T*, T*, const arithmetic_t<T>*, std::int64_t, std::int64_t, std::int64_t, int, int, int,
+                          int, int, int, int, Coeffs<arithmetic_t<T>, R>, GhostImages, PmlLayer<arithmetic_t<T>>);
+  Kernel kernel = nullptr;
+  if constexpr (WithPml)
+    if (pml) kernel = star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead>;
+  if constexpr (WithoutPml)
+    if (!pml)
+      kernel = a.coef            ? star_stream_kernel<T, R, BX, BY, V, false, true>
+               : a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
+                                 : star_stream_kernel<T, R, BX, BY, V, false, false>;
+  if (!kernel) throw std::logic_error("cuda star-stream: in 16 bits the PML branch, and only it, takes vectors of 4 points");
   kernel<<<grid, block, smem, static_cast<cudaStream_t>(a.stream)>>>(a.u, a.u_prev, a.coef, a.sy, a.sz, a.origin, a.lo[0],
                                                                   a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k,
                                                                   a.images, a.pml);

@@ -47,6 +47,7 @@ struct EngineResult {
   std::vector<std::vector<double>> traces;
   bool branch_by_inner = false;  // unified work's box or three-domain work's core by the inner variant's PML branch
   bool pairs = false;
+  index_t vp_table = 0;  // SeismicStep::coefficient_table_size()
 };
 
 template <class T>
@@ -67,6 +68,7 @@ EngineResult run_engine(const SeismicModel& m, SeismicWork work, const Variant* 
   r.traces = engine.partial_traces();
   r.branch_by_inner = engine.branch_by_inner();
   r.pairs = engine.pairs();
+  r.vp_table = engine.coefficient_table_size();
   return r;
 }
 
@@ -261,6 +263,51 @@ TEST(SeismicEngine, LayerVariantsGiveTheLayerKernelsBits) {
                     name_of(inner).c_str());
       }
     }
+}
+
+// A speed of its own at every point: 1500 .. 3189.5 m/s on the 32 x 22 x 24 grid below.
+class EveryPointItsSpeed final : public VelocityModel {
+ public:
+  std::string describe() const override { return "a speed of its own at every point"; }
+  std::vector<double> fill(const Box& box, double) const override {
+    std::vector<double> v;
+    for (index_t k = box.lo[2]; k < box.hi[2]; ++k)
+      for (index_t j = box.lo[1]; j < box.hi[1]; ++j)
+        for (index_t i = box.lo[0]; i < box.hi[0]; ++i) v.push_back(1500 + 0.1 * double(i + 32 * (j + 22 * k)));
+    return v;
+  }
+};
+
+// vp as a byte index into its values (TwoStepArgs::coefficient_index) for the inner variants that
+// read it: the layered model's three speeds (and 0 in the ghosts) make a table of 4, whose values
+// give the layer kernel's bits in float and half; a speed at every point is more than 256: no
+// index, and the same bits again.
+TEST(SeismicEngine, ByteIndexOfVpWhereTheModelHasFewSpeeds) {
+  SeismicModel m = small_model(Absorbing::pml, OuterBoundary::zero);
+  m.n[0] = 32;  // rows of whole 16-byte packs in every format
+  int indexed = 0;
+  for (const Variant* inner : inner_kernels(m.stencil)) {
+    if (inner == nullptr || !inner->takes_coefficient_index()) continue;
+    SCOPED_TRACE(inner->name());
+    for (const bool every_point : {false, true}) {
+      if (every_point) m.velocity = std::make_shared<EveryPointItsSpeed>();
+      const EngineResult ref = run_engine<float>(m, SeismicWork::unified, nullptr);
+      const EngineResult got = run_engine<float>(m, SeismicWork::seven_domain, inner);
+      EXPECT_EQ(got.vp_table, every_point ? 0 : 4);
+      EXPECT_EQ(ref.vp_table, 0) << "the layer kernel reads vp's values";
+      ASSERT_GT(max_abs(ref.u), 0);
+      EXPECT_EQ(ref.u, got.u);
+      EXPECT_EQ(ref.traces, got.traces);
+      const EngineResult ref_h = run_engine<Half>(m, SeismicWork::unified, nullptr);
+      const EngineResult got_h = run_engine<Half>(m, SeismicWork::seven_domain, inner);
+      EXPECT_EQ(got_h.vp_table, every_point ? 0 : 4);
+      EXPECT_EQ(ref_h.u, got_h.u);
+      EXPECT_EQ(ref_h.traces, got_h.traces);
+    }
+    m.velocity = small_model(Absorbing::pml, OuterBoundary::zero).velocity;
+    ++indexed;
+  }
+  EXPECT_GT(indexed, 0) << "no inner variant of this build reads vp's byte index";
 }
 
 // Pairs of steps (scheme.pairs) by every inner variant, fused where it fuses them, against single

@@ -20,8 +20,10 @@
 // travelled. 16-bit fields hold the wavefield times scale(), a power of two from the sources (the
 // equation is linear: it goes in at the sources and out at the receivers and planes), so that half
 // neither flushes small amplitudes nor overflows. The inner box takes any variant with a
-// coefficient (in float); the layer takes the layer kernel (no variant's PML branch stores 16
-// bits yet), and there are no pairs.
+// coefficient (in float), the layer the layer kernel or a variant's PML branch; there are no pairs.
+// Where vp holds at most 256 values (a constant or layered model) and the inner variant reads it
+// so, vp is also a byte per point into a table of them (TwoStepArgs::coefficient_index): the same
+// values, so the same bits, and 1 byte per point of the inner box instead of 4.
 //
 // Pairs (scheme.pairs, seven-domain work): two steps at a time, the inner box's two by one call
 // of the inner variant (Variant::apply_pair; one pass over memory where it fuses them). A pair:
@@ -103,7 +105,9 @@ class SeismicStep {
   bool pairs() const { return pairs_; }
   Box pair_box() const { return pair_box_; }  // local coordinates; empty without pairs
   int fields() const { return pairs_ ? 5 : 3; }  // full-grid fields held (u, v, vp; next, after)
-  double bytes() const;                           // what those fields and phi take on this rank
+  double bytes() const;                           // what those fields, vp's index and phi take on this rank
+  // vp's table (TwoStepArgs::coefficient_table): its values, 0 where vp has no byte index.
+  index_t coefficient_table_size() const { return index_t(coef_table_.extent(0)); }
   // The fields hold the wavefield times this (a power of two; 1 for float and double).
   double scale() const { return scale_; }
   long steps_done() const { return steps_; }
@@ -162,6 +166,8 @@ class SeismicStep {
   Layout layout_;
   Field<T> u_, v_;
   Kokkos::View<A*> vp_;
+  Kokkos::View<std::uint8_t*> coef_index_;  // vp_ as a byte per point into coef_table_, where it has one
+  Kokkos::View<A*> coef_table_;
   DeviceStencil<A> laplacian_;
   std::vector<A> axis_c_;
   std::array<Kokkos::View<A*>, 3> profile_;  // local 1-D profiles, index local + 1 (-1 .. n)

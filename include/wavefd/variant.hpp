@@ -5,6 +5,7 @@
 // predicate and apply() for float and double, and for the 16-bit storage formats where the variant
 // stores them (VariantWith16Bit). Adding a variant = one file + one registry line.
 // Some also take a Tile: the MDRange variants, through BoxTiled (src/kernels/kokkos/box_policy.hpp).
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -82,6 +83,12 @@ struct TwoStepArgs {
   // so that every kernel that takes it gives the same bits. In the arithmetic (float for the
   // 16-bit formats: docs/seismic.md says why), as is the PML.
   Kokkos::View<const arithmetic_t<T>*> coefficient{};
+  // The same coefficient as a byte per point into a table of at most 256 values (a model of few
+  // speeds: constant, layered), where the model has them: coefficient_table(coefficient_index(p))
+  // == coefficient(p) at every point, so a variant may read either and give the same bits; those
+  // with takes_coefficient_index() read 1 byte per point instead of 4.
+  Kokkos::View<const std::uint8_t*> coefficient_index{};
+  Kokkos::View<const arithmetic_t<T>*> coefficient_table{};
   // The seismic model's PML around the inner box (with the coefficient; only variants whose
   // takes_pml() holds get it): when active, points outside pml's inner box take the PML update
   // (src/model/pml_point.hpp) and write phi. One launch over the whole box: unified work.
@@ -148,6 +155,8 @@ class Variant {
   virtual bool writes_ghost_images() const { return false; }
   // Whether apply() honours TwoStepArgs::coefficient (the seismic model's inner box).
   virtual bool takes_coefficient() const { return false; }
+  // Whether apply() reads TwoStepArgs::coefficient_index where it is given (not the coefficient).
+  virtual bool takes_coefficient_index() const { return false; }
   // Whether the kernel is native code for one backend (CUDA, HIP, plain C++ and OpenMP), not Kokkos.
   virtual bool native() const { return false; }
   // Whether apply() honours TwoStepArgs::pml for this box of this layout on this build's device.

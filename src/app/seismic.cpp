@@ -154,6 +154,7 @@ struct SeismicOutcome {
   bool pairs = false;                       // SeismicStep::pairs()
   bool overlap = false;                     // SeismicStep::overlap()
   double scale = 1;                         // SeismicStep::scale()
+  double vp_table = 0;                      // SeismicStep::coefficient_table_size(), the most over ranks
 };
 
 template <class T>
@@ -238,6 +239,7 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
   r.layer_points = sum_over_ranks(double(engine.layer_points()));
   r.bytes = sum_over_ranks(engine.bytes());
   r.scale = engine.scale();
+  r.vp_table = max_over_ranks(double(engine.coefficient_table_size()));
   return r;
 }
 
@@ -369,8 +371,10 @@ int SeismicCommand::execute() {
     return run_model<typename decltype(type)::type>(m, run, speeds, d.check_interval, slices, progress);
   });
   const double seconds = max_over_ranks(r.seconds);
-  // u, u- and vp read, u+ written; vp in the arithmetic (float for the 16-bit formats)
-  const double bytes_per_point = 3.0 * bytes_of(precision) + (precision == Precision::f64 ? 8 : 4);
+  // u, u- and vp read, u+ written; vp in the arithmetic (float for the 16-bit formats), or a byte
+  // into its table
+  const double bytes_per_point =
+      3.0 * bytes_of(precision) + (r.vp_table > 0 ? 1 : precision == Precision::f64 ? 8 : 4);
   const double updates = points * double(r.steps);
   const nlohmann::json times = {{"inner_s", over_ranks(r.times.inner)},     {"layer_s", over_ranks(r.times.layer)},
                                 {"halo_s", over_ranks(r.times.halo)},       {"sources_s", over_ranks(r.times.sources)},
@@ -390,6 +394,8 @@ int SeismicCommand::execute() {
     const bool fused = r.pairs && run.inner->fuses_pairs(m.stencil, precision);
     const std::string pair_kernel = !r.pairs ? "off" : fused ? "on, fused by " + inner_name : "on, by two passes of " + inner_name;
     if (r.pairs) std::printf("wavefd seismic: pairs of steps %s\n", pair_kernel.c_str());
+    if (r.vp_table > 0)
+      std::printf("wavefd seismic: the inner box reads vp as a byte per point into its %g values\n", r.vp_table);
     std::printf("wavefd seismic: per step (timed pass, rank 0): inner %.4g s, layer %.4g s, halo %.4g s; "
                 "memory %.2f bytes per point (%.1f%% of the points in the layer)\n",
                 r.times.inner, r.times.layer, r.times.halo, r.bytes / points, 100 * r.layer_points / points);
@@ -417,7 +423,7 @@ int SeismicCommand::execute() {
                     {"absorbing", to_string(m.absorbing)}, {"width", m.width}, {"peak", m.peak},
                     {"profile", to_string(m.profile)},
                     {"outer", to_string(m.outer)}, {"source_term", d.source_term}, {"sources", m.sources.size()},
-                    {"field_scale", r.scale},
+                    {"field_scale", r.scale}, {"vp_table", r.vp_table},
                     {"receivers", m.receivers.positions.size()}, {"every", m.receivers.every}};
       j["work"] = {{"decomposition", to_string(run.work)}, {"inner_variant", inner_name},
                    {"tile", to_string(run.tile)}, {"layer_tile", to_string(run.layer_tile)}, {"layer_kernel", layer_name}, {"pairs", pair_kernel}};

@@ -22,6 +22,9 @@ struct StarArgs {
   T* u_prev = nullptr;      // u^{n-1} in, u^{n+1} out
   const arithmetic_t<T>* coef = nullptr;  // when set, a variable coefficient on u's layout (TwoStepArgs::
                                           // coefficient): u_prev <- 2 u + coef * (Laplacian with weights c) - u_prev
+  const std::uint8_t* coef_index = nullptr;  // when set (with coef), coef as a byte per point into coef_table
+  const arithmetic_t<T>* coef_table = nullptr;  // (TwoStepArgs::coefficient_index): coef_table[coef_index[p]] == coef[p]
+  int coef_table_size = 0;
   std::int64_t sy = 0, sz = 0, origin = 0;   // strides and flat index of interior (0,0,0)
   std::int64_t alloc = 0;   // elements in each array (for kernels that describe it as a tensor)
   int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};  // box to update, interior coordinates

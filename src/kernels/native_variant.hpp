@@ -17,6 +17,9 @@ native::StarArgs<T> native_star_args(const TwoStepArgs<T>& a, const Box& box, vo
   n.u = a.u.data();
   n.u_prev = a.u_prev.data();
   if (a.coefficient.extent(0) > 0) n.coef = a.coefficient.data();
+  if (n.coef && a.coefficient_index.extent(0) > 0)
+    n.coef_index = a.coefficient_index.data(), n.coef_table = a.coefficient_table.data(),
+    n.coef_table_size = int(a.coefficient_table.extent(0));
   n.sy = a.layout.sy;
   n.sz = a.layout.sz;
   n.origin = a.layout.origin;

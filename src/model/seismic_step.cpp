@@ -105,6 +105,27 @@ Kokkos::View<T*> to_device(const std::string& label, const std::vector<T>& host)
   return d;
 }
 
+// vp's distinct values (at most 256, in order of appearance) and each point's byte index into them;
+// false where there are more. Neighbouring points mostly share a value, so each is compared with
+// the last one first.
+template <class A>
+bool byte_index(const A* values, std::size_t n, std::vector<A>& table, std::vector<std::uint8_t>& index) {
+  table.clear();
+  index.resize(n);
+  std::size_t last = 0;
+  for (std::size_t p = 0; p < n; ++p) {
+    if (table.empty() || values[p] != table[last]) {
+      last = std::size_t(std::find(table.begin(), table.end(), values[p]) - table.begin());
+      if (last == table.size()) {
+        if (table.size() == 256) return table.clear(), index.clear(), false;
+        table.push_back(values[p]);
+      }
+    }
+    index[p] = std::uint8_t(last);
+  }
+  return true;
+}
+
 // The 16-bit formats' scale (SeismicStep::scale): the power of two that brings the largest value
 // a source adds in one step to [1, 2), from the model alone, so that every rank takes the same one.
 // A point source's field stays within a few hundred times that (65504 is half's largest value),
@@ -209,6 +230,14 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
           h(layout_.at(i, j, k)) = static_cast<A>(s * s);
         }
     Kokkos::deep_copy(vp_, h);
+    std::vector<A> table;
+    std::vector<std::uint8_t> index;
+    if (run.inner != nullptr && run.inner->takes_coefficient_index() && byte_index(h.data(), h.size(), table, index)) {
+      coef_table_ = to_device<A>("wavefd::seismic_vp_table", table);
+      coef_index_ = Kokkos::View<std::uint8_t*>(Kokkos::view_alloc("wavefd::seismic_vp_index", Kokkos::WithoutInitializing),
+                                                index.size());
+      Kokkos::deep_copy(coef_index_, Kokkos::View<const std::uint8_t*, Kokkos::HostSpace>(index.data(), index.size()));
+    }
   }
 
   // The layer: local 1-D profiles and the slabs this rank holds.
@@ -469,6 +498,7 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
     TwoStepArgs<T> a{Kokkos::View<const T*>(u, layout_.alloc), Kokkos::View<T*>(into, layout_.alloc), layout_,
                      &model_.stencil, &laplacian_, exec, run_.layer_tile};
     a.coefficient = vp_;
+    a.coefficient_index = coef_index_, a.coefficient_table = coef_table_;
     a.pml = layer_;
     return run_.layer->apply(a, b);
   }
@@ -517,6 +547,7 @@ void SeismicStep<T>::update_inner(const Box& b, const Kokkos::DefaultExecutionSp
   if (run_.inner == nullptr) return update_layer(b, exec);  // the layer kernel's own inner path
   TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, exec, run_.tile};
   a.coefficient = vp_;
+  a.coefficient_index = coef_index_, a.coefficient_table = coef_table_;
   run_.inner->apply(a, b);
 }
 
@@ -526,6 +557,7 @@ void SeismicStep<T>::update_with_branch(const Box& b) {
   if (!branch_by_inner_) return update_layer(b, compute_);
   TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, compute_, run_.tile};
   a.coefficient = vp_;
+  a.coefficient_index = coef_index_, a.coefficient_table = coef_table_;
   a.pml = layer_;
   run_.inner->apply(a, b);
 }
@@ -738,7 +770,7 @@ std::vector<std::vector<double>> SeismicStep<T>::partial_traces() const {
 template <class T>
 double SeismicStep<T>::bytes() const {
   const double fields = double(layout_.alloc) * ((pairs_ ? 4 : 2) * sizeof(T) + sizeof(A));
-  return fields + double(phi_points_) * sizeof(A);
+  return fields + double(coef_index_.extent(0)) + double(phi_points_) * sizeof(A);
 }
 
 template class SeismicStep<float>;

@@ -16,7 +16,9 @@
 // engine also brings the tile of u- into the centre plane's slot, R + Ahead planes before it is
 // needed: that keeps far more bytes in flight than one register load per thread (H200, R = 4:
 // 86 % instead of 76 % of copy bandwidth in float). u+ is written with vector stores. With a
-// variable coefficient (the seismic inner box) its tile travels with u-'s. With the seismic PML
+// variable coefficient (the seismic inner box) its tile travels with u-'s, or, where the model has
+// at most 256 speeds, a byte per point into a table of them that each block holds in shared memory
+// (1 byte instead of 4: minimod 1000^3 in half, 2.14 against 2.43 ms per step). With the seismic PML
 // too (unified work: the whole box in one launch; three-domain work: all but the x slabs), points
 // outside the inner box take the PML update; phi is read and written by the threads (it covers
 // the layer slabs only, so there is no plane of it to stage), each copying its own phi a few
@@ -48,8 +50,11 @@ using namespace vec;
 // R + 1 a consumer holds (fewer where shared memory runs out), MinBlocks per SM, whether u- is
 // staged too (each centre plane's slot also receives the tile of u- that its outputs need),
 // whether a coefficient is read (staged after u-'s tile when u- is), and whether the PML branch
-// is compiled in (its threads copy their phi PhiAhead planes ahead into buffers of their own).
-template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef = false, bool Pml = false>
+// is compiled in (its threads copy their phi PhiAhead planes ahead into buffers of their own);
+// Indexed (with StagePrev): the coefficient staged as a byte per point, looked up in a table the
+// block holds in shared memory (StarArgs::coef_index).
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef = false, bool Pml = false,
+          bool Indexed = false>
 struct Shape {
   // 16-byte vectors; 8 bytes for the 16-bit formats, so that a tile row with its halo stays within
   // the copy engine's 256 elements per box dimension (32 lanes x 8 halves would be 256 before the halo).
@@ -62,18 +67,22 @@ struct Shape {
   static constexpr int BoxBytes = RowLen * Rows * int(sizeof(T));
   static constexpr int UBytes = (BoxBytes + 127) / 128 * 128;  // copy destinations: 128-byte aligned
   static constexpr int PrevBytes = StagePrev ? TX * BY * int(sizeof(T)) : 0;  // u- box: the tile, no halo
-  // and the coefficient's, in the arithmetic (float for the 16-bit formats)
-  static constexpr int CoefBytes = StagePrev && Coef ? TX * BY * int(sizeof(arithmetic_t<T>)) : 0;
+  // and the coefficient's, in the arithmetic (float for the 16-bit formats), or its byte index:
+  // that box starts on the 16-byte boundary at or before the tile (a copy's x start must lie on
+  // one: elsewhere the copy stopped with an illegal instruction), so its rows are 16 longer.
+  static constexpr int IndexRow = TX + 16;
+  static constexpr int CoefBytes = StagePrev && Coef ? (Indexed ? IndexRow : TX * int(sizeof(arithmetic_t<T>))) * BY : 0;
+  static constexpr int TableBytes = Indexed ? 256 * int(sizeof(arithmetic_t<T>)) : 0;
   static constexpr int StagedBytes = PrevBytes + CoefBytes;
   static constexpr int SlotBytes = UBytes + (StagedBytes + 127) / 128 * 128;
   static constexpr int PhiAhead = Pml ? 2 : 0;
   static constexpr int PhiBytes = Pml ? (PhiAhead + 1) * BY * 32 * V * int(sizeof(arithmetic_t<T>)) : 0;  // each thread's V points, per plane
-  static constexpr int Budget = 227 * 1024 / MinBlocks - 1024 - 256 - PhiBytes;  // per block, less barriers and alignment
+  static constexpr int Budget = 227 * 1024 / MinBlocks - 1024 - 256 - PhiBytes - TableBytes;  // per block, less barriers and alignment
   static constexpr int Slots = R + 1 + Ahead < Budget / SlotBytes ? R + 1 + Ahead : Budget / SlotBytes;
-  static constexpr bool Fits = Slots >= R + 2;        // at least one plane in flight
+  static constexpr bool Fits = Slots >= R + 2 && (!Indexed || (StagePrev && Coef && !Pml));  // a plane in flight
   static constexpr int Threads = 32 * (BY + 1);       // BY consumer warps + one producer warp
   static constexpr std::size_t BarrierBytes = (2 * Slots * sizeof(std::uint64_t) + 15) / 16 * 16;
-  static constexpr std::size_t SmemBytes = std::size_t(Slots) * SlotBytes + BarrierBytes + PhiBytes + 128;
+  static constexpr std::size_t SmemBytes = std::size_t(Slots) * SlotBytes + BarrierBytes + PhiBytes + TableBytes + 128;
 };
 
 }  // namespace tma
@@ -81,13 +90,13 @@ struct Shape {
 namespace {
 using namespace tma;
 
-template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml>
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml, bool Indexed>
 __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     star_tma_kernel(const __grid_constant__ CUtensorMap u_map, const __grid_constant__ CUtensorMap prev_map,
                     const __grid_constant__ CUtensorMap coef_map, const native::StarArgs<T> a, int o0, int o1,
                     int o2, int z_chunk) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>;
+  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml, Indexed>;
   using A = arithmetic_t<T>;  // 16-bit storage: values widened to float as read, narrowed as stored
   constexpr int V = S::V;
   T* __restrict__ u_prev = a.u_prev;
@@ -104,6 +113,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   std::uint64_t* full = reinterpret_cast<std::uint64_t*>(base + std::size_t(S::Slots) * S::SlotBytes);
   std::uint64_t* empty = full + S::Slots;
   A* phi_ahead = reinterpret_cast<A*>(base + std::size_t(S::Slots) * S::SlotBytes + S::BarrierBytes);
+  A* table = reinterpret_cast<A*>(base + std::size_t(S::Slots) * S::SlotBytes + S::BarrierBytes + S::PhiBytes);
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int x0 = a.lo[0] + blockIdx.x * S::TX, y0 = a.lo[1] + blockIdx.y * BY;
@@ -134,6 +144,8 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   const int planes = nz + 2 * R;  // plane t is z = zb - R + t
   auto is_centre = [&](int t) { return t >= R && t < nz + R; };
 
+  if constexpr (Indexed)
+    for (int i = threadIdx.x; i < a.coef_table_size; i += blockDim.x) table[i] = a.coef_table[i];
   if (threadIdx.x == 0) {
     for (int s = 0; s < S::Slots; ++s) {
       mbar_init(&full[s], 1);
@@ -152,7 +164,8 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
         mbar_arrive_expect_tx(&full[s], S::BoxBytes + (with_prev ? S::StagedBytes : 0));
         tma_load_plane(slot(s), &u_map, o0 + x0 - S::XL, o1 + y0 - R, o2 + zb - R + t, &full[s]);
         if (with_prev) tma_load_plane(prev_slot(s), &prev_map, o0 + x0, o1 + y0, o2 + zb - R + t, &full[s]);
-        if (with_prev && Coef) tma_load_plane(coef_slot(s), &coef_map, o0 + x0, o1 + y0, o2 + zb - R + t, &full[s]);
+        if (with_prev && Coef)
+          tma_load_plane(coef_slot(s), &coef_map, Indexed ? (o0 + x0) & ~15 : o0 + x0, o1 + y0, o2 + zb - R + t, &full[s]);
       }
     }
     return;
@@ -219,7 +232,16 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     const std::int64_t p = col + std::int64_t(zb + k) * sz;
     if constexpr (StagePrev) {
       load_widened<T, V>(prev_slot(centre % S::Slots) + warp * S::TX + lane * V, cur_prev);
-      if constexpr (Coef) load<A, V>(coef_slot(centre % S::Slots) + warp * S::TX + lane * V, cur_vp);
+      if constexpr (Indexed) {
+        const auto* at = reinterpret_cast<const unsigned char*>(coef_slot(centre % S::Slots)) + warp * S::IndexRow +
+                         ((o0 + x0) & 15) + lane * V;
+        unsigned char index[V];
+        load<unsigned char, V>(at, index);
+#pragma unroll
+        for (int v = 0; v < V; ++v) cur_vp[v] = table[index[v]];
+      } else if constexpr (Coef) {
+        load<A, V>(coef_slot(centre % S::Slots) + warp * S::TX + lane * V, cur_vp);
+      }
     } else {
 #pragma unroll
       for (int v = 0; v < V; ++v) cur_prev[v] = widen(prev[v]), cur_vp[v] = vp[v];
@@ -309,9 +331,9 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
 
 constexpr const char* kKernel = "cuda star-tma";
 
-template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml>
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml, bool Indexed = false>
 void launch(const native::StarArgs<T>& a) {
-  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>;
+  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml, Indexed>;
   const std::int64_t rows = a.sz / a.sy;
   const std::int64_t o0 = a.origin % a.sy, o1 = (a.origin / a.sy) % rows, o2 = a.origin / a.sz;
   // The maps end at the box's last column (u's at its halo's): the last tile column's copies past
@@ -323,9 +345,11 @@ void launch(const native::StarArgs<T>& a) {
   const CUtensorMap u_map = plane_map<T>(a.u, end + S::XL, a.sy, a.sz, a.alloc, S::RowLen, S::Rows, fetch, kKernel);
   const CUtensorMap prev_map = plane_map<T>(a.u_prev, end, a.sy, a.sz, a.alloc, S::TX, BY, fetch, kKernel);
   const CUtensorMap coef_map =
-      Coef ? plane_map<arithmetic_t<T>>(a.coef, end, a.sy, a.sz, a.alloc, S::TX, BY, fetch, kKernel) : prev_map;
+      Indexed ? plane_map<std::uint8_t>(a.coef_index, end, a.sy, a.sz, a.alloc, S::IndexRow, BY, fetch, kKernel)
+      : Coef  ? plane_map<arithmetic_t<T>>(a.coef, end, a.sy, a.sz, a.alloc, S::TX, BY, fetch, kKernel)
+              : prev_map;
 
-  auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml>;
+  auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml, Indexed>;
   static const bool sized = [&] {
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::SmemBytes)), kKernel,
           "shared memory size");
@@ -368,15 +392,18 @@ void launch(const native::StarArgs<T>& a) {
 // with u- (and the coefficient) staged where the larger ring fits in
 // shared memory, else loaded by the threads (R >= 7 in double; with a coefficient from R = 6 in
 // float).
-template <class T, int R, bool Coef, bool Pml = false>
+// Indexed: the coefficient by its byte index where the staged ring fits, else by its values.
+template <class T, int R, bool Coef, bool Pml = false, bool Indexed = false>
 void launch_rows(const native::StarArgs<T>& a) {
   const int rows = a.rows != 0 ? a.rows : Pml ? 15 : Coef ? 8 : 16;
-  if constexpr (tma::Shape<T, R, 8, 3, 2, true, Coef, Pml>::Fits)
-    if (rows == 8) return launch<T, R, 8, 3, 2, true, Coef, Pml>(a);
-  if constexpr (tma::Shape<T, R, 15, 3, 1, true, Coef, Pml>::Fits)
-    if (rows == 15) return launch<T, R, 15, 3, 1, true, Coef, Pml>(a);
-  if constexpr (tma::Shape<T, R, 16, 3, 1, true, Coef, Pml>::Fits)
-    return launch<T, R, 16, 3, 1, true, Coef, Pml>(a);
+  if constexpr (tma::Shape<T, R, 8, 3, 2, true, Coef, Pml, Indexed>::Fits)
+    if (rows == 8) return launch<T, R, 8, 3, 2, true, Coef, Pml, Indexed>(a);
+  if constexpr (tma::Shape<T, R, 15, 3, 1, true, Coef, Pml, Indexed>::Fits)
+    if (rows == 15) return launch<T, R, 15, 3, 1, true, Coef, Pml, Indexed>(a);
+  if constexpr (tma::Shape<T, R, 16, 3, 1, true, Coef, Pml, Indexed>::Fits)
+    return launch<T, R, 16, 3, 1, true, Coef, Pml, Indexed>(a);
+  else if constexpr (Indexed)
+    return launch_rows<T, R, Coef, Pml>(a);
   else
     return launch<T, R, 16, 3, 1, false, Coef, Pml>(a);
 }
@@ -395,7 +422,8 @@ template <class T>
 bool star_tma_usable(const native::StarArgs<T>& a) {
   return star_tma_device() && reinterpret_cast<std::uintptr_t>(a.u) % 16 == 0 &&
          reinterpret_cast<std::uintptr_t>(a.u_prev) % 16 == 0 &&
-         (!a.coef || reinterpret_cast<std::uintptr_t>(a.coef) % 16 == 0) && native::vector_aligned(a) &&
+         (!a.coef || reinterpret_cast<std::uintptr_t>(a.coef) % 16 == 0) &&
+         (!a.coef_index || reinterpret_cast<std::uintptr_t>(a.coef_index) % 16 == 0) && native::vector_aligned(a) &&
          a.sz % a.sy == 0 && a.alloc > 0 && !(a.coef && a.images.active);
 }
 
@@ -406,6 +434,8 @@ void star_tma(const native::StarArgs<T>& a) {
   native::with_star_radius(a.radius, "cuda star-tma", [&](auto R) {
     if (a.pml.active())
       launch_rows<T, decltype(R)::value, true, true>(a);
+    else if (a.coef && a.coef_index && a.coef_table_size <= 256)
+      launch_rows<T, decltype(R)::value, true, false, true>(a);
     else if (a.coef)
       launch_rows<T, decltype(R)::value, true>(a);
     else

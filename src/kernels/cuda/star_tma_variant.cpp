@@ -21,6 +21,9 @@ class CudaStarTma final : public VariantWith16Bit<CudaStarTma, NativeStarVariant
            "and of u-, copied to a shared-memory ring by the tensor memory accelerator, mbarrier-paced (sm_90+)";
   }
 
+  // The coefficient's byte index is staged by the copy engine where the ring fits it (its fallback
+  // to cuda-star-stream reads the coefficient's values).
+  bool takes_coefficient_index() const override { return true; }
   // The PML branch is in the copy-engine kernel only (not in cuda-star-stream's, its fallback).
   bool takes_pml(const Layout& l, const Box& b, Precision p) const override {
     const index_t bytes = bytes_of(p);

@@ -77,7 +77,8 @@ CUtensorMap plane_map(const T* data, std::int64_t width, std::int64_t sy, std::i
   const cuuint32_t unit[3] = {1, 1, 1};
   const CUresult r = encoder(kernel)(&map, sizeof(T) == 4   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
                                      : sizeof(T) == 8 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT64
-                                                      : CU_TENSOR_MAP_DATA_TYPE_UINT16,  // 16-bit storage: bits
+                                     : sizeof(T) == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16  // 16-bit storage: bits
+                                                      : CU_TENSOR_MAP_DATA_TYPE_UINT8,  // byte indices
                                      3, const_cast<T*>(data), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                      CU_TENSOR_MAP_SWIZZLE_NONE, promotion,
                                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);

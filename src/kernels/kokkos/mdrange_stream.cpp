@@ -28,8 +28,8 @@ namespace {
 constexpr int kMaxRadius = 8;
 
 // Coef: the variable-coefficient update u_prev = 2 u + coef * (Laplacian) - u_prev (TwoStepArgs),
-// with coef streamed like u_prev.
-template <class T, int R, int V, int Depth, bool Coef>
+// with coef streamed like u_prev; Indexed: as a byte per point into a table (coefficient_index).
+template <class T, int R, int V, int Depth, bool Coef, bool Indexed = false>
 struct StreamStar {
   using P = Pack<T, V>;
   using A = arithmetic_t<T>;
@@ -43,8 +43,20 @@ struct StreamStar {
   Layout l;
   Box box;
   index_t z_chunk;
+  const std::uint8_t* coef_index = nullptr;  // Indexed only: coef[p] == coef_table[coef_index[p]]
+  const A* coef_table = nullptr;
 
   KOKKOS_FORCEINLINE_FUNCTION static P load(const T* p) { return load_pack<T, V>(p); }
+  KOKKOS_FORCEINLINE_FUNCTION PA load_coefficient(index_t p) const {
+    if constexpr (Indexed) {
+      const Pack<std::uint8_t, V> i = load_pack<std::uint8_t, V>(coef_index + p);
+      PA out;
+      for (int v = 0; v < V; ++v) out.v[v] = coef_table[i.v[v]];
+      return out;
+    } else {
+      return load_pack<A, V>(coef + p);
+    }
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(index_t pack, index_t j, index_t chunk) const {
     const index_t zb = box.lo[2] + chunk * z_chunk;
@@ -57,7 +69,7 @@ struct StreamStar {
     for (int d = 0; d < Depth; ++d)
       if (zb + d < ze) {
         lead[d] = load(u + col + (zb + R + d) * sz), prev[d] = load(u_prev + col + (zb + d) * sz);
-        if constexpr (Coef) vp[d] = load_pack<A, V>(coef + col + (zb + d) * sz);
+        if constexpr (Coef) vp[d] = load_coefficient(col + (zb + d) * sz);
       }
     for (index_t z = zb; z < ze; ++z) {
       const index_t p = col + z * sz;
@@ -72,7 +84,7 @@ struct StreamStar {
       if (z + Depth < ze) {
         lead[Depth - 1] = load(u + p + (R + Depth) * sz);
         prev[Depth - 1] = load(u_prev + p + Depth * sz);
-        if constexpr (Coef) vp[Depth - 1] = load_pack<A, V>(coef + p + Depth * sz);
+        if constexpr (Coef) vp[Depth - 1] = load_coefficient(p + Depth * sz);
       }
       A row[2 * XL + V];  // u(x - XL .. x + V - 1 + XL, j, z); the centre pack is w[R]
       for (int n = 0; n < XL / V; ++n) {
@@ -132,6 +144,7 @@ class MdrangeStream final : public VariantWith16Bit<MdrangeStream, RadiusVariant
     return star_within_radius(s);
   }
   bool takes_coefficient() const override { return true; }
+  bool takes_coefficient_index() const override { return true; }
 
   // Tile: x packs by y rows per block (at most the 128 threads of the launch bound on GPUs), z
   // planes per chunk.
@@ -158,20 +171,24 @@ class MdrangeStream final : public VariantWith16Bit<MdrangeStream, RadiusVariant
       return reinterpret_cast<std::uintptr_t>(base + a.layout.at(box.lo[0], box.lo[1], box.lo[2])) % (sizeof(E) * V) == 0;
     };
     constexpr StreamLaunch how = stream_launch<T, R>();
-    const bool coef = a.coefficient.extent(0) > 0;
-    const bool packs = aligned(a.u.data()) && aligned(a.u_prev.data()) && (!coef || aligned(a.coefficient.data())) &&
+    const bool coef = a.coefficient.extent(0) > 0, indexed = coef && a.coefficient_index.extent(0) > 0;
+    const bool packs = aligned(a.u.data()) && aligned(a.u_prev.data()) &&
+                       (!coef || (indexed ? aligned(a.coefficient_index.data()) : aligned(a.coefficient.data()))) &&
                        (a.layout.sy * sizeof(T)) % 16 == 0 && (a.layout.sz * sizeof(T)) % 16 == 0 &&
                        box.extent(0) % V == 0;
-    if (packs && coef) launch<T, R, V, how.depth, how.min_blocks, true>(a, box);
+    if (packs && indexed) launch<T, R, V, how.depth, how.min_blocks, true, true>(a, box);
+    else if (packs && coef) launch<T, R, V, how.depth, how.min_blocks, true>(a, box);
     else if (packs) launch<T, R, V, how.depth, how.min_blocks, false>(a, box);
+    else if (indexed) launch<T, R, 1, 1, 1, true, true>(a, box);
     else if (coef) launch<T, R, 1, 1, 1, true>(a, box);
     else launch<T, R, 1, 1, 1, false>(a, box);
   }
 
  private:
-  template <class T, int R, int V, int Depth, int MinBlocks, bool Coef>
+  template <class T, int R, int V, int Depth, int MinBlocks, bool Coef, bool Indexed = false>
   static void launch(const TwoStepArgs<T>& a, const Box& box) {
-    StreamStar<T, R, V, Depth, Coef> f{a.u.data(), a.u_prev.data(), a.coefficient.data(), {}, a.layout, box, 0};
+    StreamStar<T, R, V, Depth, Coef, Indexed> f{a.u.data(), a.u_prev.data(), a.coefficient.data(), {}, a.layout, box, 0};
+    if constexpr (Indexed) f.coef_index = a.coefficient_index.data(), f.coef_table = a.coefficient_table.data();
     const auto c = star_axis_weights(*a.weights);
     for (int m = 0; m <= R; ++m) f.c[m] = c[m];
     const auto cs = column_streams<StreamPolicy<MinBlocks>>(a.exec, box, R, V, a.tile);

@@ -1,5 +1,6 @@
-// The room engine on every rank grid equals the single-rank engine bit for bit: the field, and the
-// responses summed over the ranks to double rounding (a receiver's support may span ranks).
+// The room engine on every rank grid equals the single-rank engine bit for bit, its fields in float,
+// double or 16 bits: the field, and the responses summed over the ranks to double rounding (a
+// receiver's support may span ranks).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -62,7 +63,7 @@ struct Outcome {
 
 template <class T>
 Outcome run(const RoomModel& m, const ParallelSpec& par) {
-  RoomStep<T> room(m, par, *preferred_variant(m.stencil, sizeof(T) == 4 ? Precision::f32 : Precision::f64, false));
+  RoomStep<T> room(m, par, *preferred_variant(m.stencil, precision_of<T>, false));
   room.advance(m.steps);
   const Layout l = room.engine().layout();
   const Index3 offset = room.engine().domain().offset;
@@ -114,6 +115,8 @@ TEST(MpiRoom, DistributedEqualsSingleRankBitForBit) {
   expect_distributed_equals_single<float>(make_star(1), false);
   expect_distributed_equals_single<double>(make_star(4), false);
   expect_distributed_equals_single<float>(make_compact(3), false);
+  expect_distributed_equals_single<Half>(make_star(1), false);  // 16-bit fields: their halos too
+  expect_distributed_equals_single<BFloat16>(make_star(4), false);
 }
 
 TEST(MpiRoom, VoxelizedRoomsEqualSingleRankBitForBit) {

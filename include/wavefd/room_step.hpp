@@ -5,6 +5,10 @@
 //   keep u- at the wall cells;  u+ = the variant's update (halo, overlap as TwoStep does);
 //   the wall pass rewrites the wall cells of u+;  sources add to (or set) u+;  receivers sample u+
 // Every rank sums each cell's terms in one order, so any rank grid gives the same bits.
+// T is how u and u- are stored: float, double, or a 16-bit format (Half, BFloat16) computed on in
+// float, whose fields hold the sound pressure times scale(), a power of two from the sources (as
+// the seismic model's, include/wavefd/seismic_step.hpp); the responses, energy() and absorbed()
+// are unscaled.
 #include <array>
 #include <memory>
 #include <vector>
@@ -35,6 +39,9 @@ class RoomStep {
   WallPass<T>& walls() { return *walls_; }
   const RoomModel& model() const { return model_; }
   index_t wall_cells() const;  // this rank's
+  // What the stored fields hold per unit of the wavefield: 1 in float and double; in 16 bits the power
+  // of two that brings the largest value a source gives one cell in one step to [1, 2).
+  double scale() const { return scale_; }
 
   // This rank's share of the responses: per receiver, steps_done() samples of u+ (the weighted sum
   // over the support this rank owns; sum over ranks). Copies from the device.
@@ -54,6 +61,7 @@ class RoomStep {
   RoomModel model_;
   TwoStep<T> engine_;
   std::unique_ptr<WallPass<T>> walls_;
+  double scale_ = 1;
   // Soft sources: per owned support point, its flat index, source and weight; hard: per owned
   // source, its cell. Amplitudes [step][source], zero after a signal ends.
   Kokkos::View<index_t*> soft_at_;

@@ -124,7 +124,7 @@ const Key& schema() {
       {.name = "q", .read = read_q},
     }},
     {.name = "scheme", .keys = {
-      {.name = "precision", .read = choice<Reading>(&D::precision, {"float", "double"})},
+      {.name = "precision", .read = choice<Reading>(&D::precision, {"float", "double", "half", "bfloat16"})},
       {.name = "cfl", .read = number<Reading>(&D::cfl, {0, 1, true, false}, "the fraction of the stencil's stable Courant number")},
       {.name = "steps", .read = integer<Reading>(&D::steps, at_least(1), "a number of time steps")},
       {.name = "time", .read = number<Reading>(&D::time, above(0), "the simulated time in seconds")},

@@ -1,5 +1,6 @@
 #include "wavefd/room_step.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -23,6 +24,18 @@ SchemeSpec room_scheme(const RoomModel& m, ParallelSpec par) {
   par.pack = GhostFillMode::separate;
   s.parallel = par;
   return s;
+}
+
+// 16-bit fields: the power of two that brings the largest value a source gives one cell in one step
+// (its signal's largest sample: a soft source spreads it with weights of at most 1, a hard one sets
+// it) to [1, 2), from the model alone, so that every rank takes the same one. The response then
+// stays far below half's 65504, and a tail 100 dB down still above its smallest normal (2^-14).
+double room_source_scale(const RoomModel& m) {
+  double peak = 0;
+  for (const RoomSource& src : m.sources)
+    for (double s : src.signal) peak = std::max(peak, std::abs(s));
+  if (!(peak > 0) || !std::isfinite(peak)) return 1;
+  return std::ldexp(1.0, -std::ilogb(peak));
 }
 
 }  // namespace
@@ -59,8 +72,9 @@ RoomStep<T>::RoomStep(const RoomModel& m, const ParallelSpec& par, const Variant
     Kokkos::deep_copy(device, Kokkos::View<const int*, Kokkos::HostSpace>(spans.data(), spans.size()));
     engine_.set_z_spans(device);
   }
-  Kokkos::deep_copy(engine_.u().data, T(0));  // ghosts included: they stay 0
-  Kokkos::deep_copy(engine_.u_prev().data, T(0));
+  Kokkos::deep_copy(engine_.u().data, narrow<T>(0));  // ghosts included: they stay 0
+  Kokkos::deep_copy(engine_.u_prev().data, narrow<T>(0));
+  if constexpr (kSixteenBit<T>) scale_ = room_source_scale(m);
 
   const Layout& l = engine_.layout();
   const auto owned = [&](const Index3& g) {
@@ -154,6 +168,7 @@ void RoomStep<T>::add_sources(long step) {
   // refill them before the next step.
   const auto next = std::as_const(engine_).u().data;
   const auto exec = engine_.args().exec;
+  const double scale = scale_;
   if (soft_at_.extent(0) > 0) {
     const auto at = soft_at_;
     const auto source = soft_source_;
@@ -163,7 +178,7 @@ void RoomStep<T>::add_sources(long step) {
       if (e > 0 && at(e - 1) == at(e)) return;
       double sum = 0;
       for (index_t f = e; f < index_t(at.extent(0)) && at(f) == at(e); ++f) sum += weight(f) * signal(source(f));
-      next(at(e)) += static_cast<T>(sum);
+      next(at(e)) = narrow<T>(widen(next(at(e))) + static_cast<arithmetic_t<T>>(sum * scale));
     });
   }
   if (hard_at_.extent(0) > 0) {
@@ -173,7 +188,7 @@ void RoomStep<T>::add_sources(long step) {
       if (e > 0 && at(e - 1) == at(e)) return;
       double sum = 0;
       for (index_t f = e; f < index_t(at.extent(0)) && at(f) == at(e); ++f) sum += signal(source(f));
-      next(at(e)) = static_cast<T>(sum);
+      next(at(e)) = narrow<T>(static_cast<arithmetic_t<T>>(sum * scale));
     });
   }
 }
@@ -187,10 +202,11 @@ void RoomStep<T>::sample_receivers(long step) {
   const auto weight = rec_weight_;
   const auto samples = samples_;
   const auto next = std::as_const(engine_).u().data;
+  const double scale = scale_;
   Kokkos::parallel_for("wavefd::room_receivers", Range(engine_.args().exec, 0, receivers), KOKKOS_LAMBDA(index_t r) {
     double sum = 0;
-    for (int e = begin(r); e < begin(r + 1); ++e) sum += weight(e) * double(next(at(e)));
-    samples(r, step) = sum;
+    for (int e = begin(r); e < begin(r + 1); ++e) sum += weight(e) * double(widen(next(at(e))));
+    samples(r, step) = sum / scale;
   });
 }
 
@@ -217,20 +233,24 @@ double RoomStep<T>::energy() const {
   Kokkos::parallel_reduce("wavefd::room_energy", Policy({0, 0, 0}, {l.n[0], l.n[1], l.n[2]}),
       KOKKOS_LAMBDA(index_t i, index_t j, index_t k, double& e) {
         const index_t p = l.at(i, j, k);
-        double laplacian = -2 * double(now(p));  // lambda^2 L_0 u = sum_k gamma_k u(. + l_k) - 2 u
-        for (int q = 0; q < size; ++q) laplacian += double(gamma(q)) * double(now(p + offsets(q)));
-        const double step = double(next(p)) - double(now(p));
-        e += 0.5 * step * step - 0.5 * double(next(p)) * laplacian;
+        const double here = double(widen(now(p)));
+        double laplacian = -2 * here;  // lambda^2 L_0 u = sum_k gamma_k u(. + l_k) - 2 u
+        for (int q = 0; q < size; ++q) laplacian += double(gamma(q)) * double(widen(now(p + offsets(q))));
+        const double ahead = double(widen(next(p)));
+        e += 0.5 * (ahead - here) * (ahead - here) - 0.5 * ahead * laplacian;
       }, bulk);
-  return sum_over_ranks(bulk - 0.5 * walls_->pairing(engine_.u(), engine_.u_prev()) + walls_->stored());
+  const double stored = bulk - 0.5 * walls_->pairing(engine_.u(), engine_.u_prev()) + walls_->stored();
+  return sum_over_ranks(stored / (scale_ * scale_));
 }
 
 template <class T>
 double RoomStep<T>::absorbed() const {
-  return sum_over_ranks(walls_->absorbed());
+  return sum_over_ranks(walls_->absorbed() / (scale_ * scale_));
 }
 
 template class RoomStep<float>;
 template class RoomStep<double>;
+template class RoomStep<Half>;
+template class RoomStep<BFloat16>;
 
 }  // namespace wavefd

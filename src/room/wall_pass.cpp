@@ -10,12 +10,13 @@ namespace wavefd {
 namespace {
 using Range = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace, Kokkos::IndexType<index_t>>;
 
-// C_b(u) = sum over cell b's terms of weight * u(image), summed in A (T in the pass, double for checks).
-template <class A, class T>
-KOKKOS_INLINE_FUNCTION A wall_terms(index_t b, const Kokkos::View<index_t*>& begin, const Kokkos::View<index_t*>& at,
-                                    const Kokkos::View<T*>& weight, const Kokkos::View<T*>& u) {
-  A sum = 0;
-  for (index_t t = begin(b); t < begin(b + 1); ++t) sum += A(weight(t)) * A(u(at(t)));
+// C_b(u) = sum over cell b's terms of weight * u(image), summed in S (the arithmetic in the pass,
+// double for checks); u stored as T.
+template <class S, class W, class T>
+KOKKOS_INLINE_FUNCTION S wall_terms(index_t b, const Kokkos::View<index_t*>& begin, const Kokkos::View<index_t*>& at,
+                                    const Kokkos::View<W*>& weight, const Kokkos::View<T*>& u) {
+  S sum = 0;
+  for (index_t t = begin(b); t < begin(b + 1); ++t) sum += S(weight(t)) * S(widen(u(at(t))));
   return sum;
 }
 
@@ -59,7 +60,7 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   std::vector<int> first_kind(materials.size() + 1, 0);
   for (std::size_t i = 0; i < materials.size(); ++i)
     first_kind[i + 1] = first_kind[i] + int(materials[i].branches.size());
-  kinds_ = Kokkos::View<WallBranchSteps<T>*>("wavefd::wall_branch_kinds", std::size_t(first_kind.back()));
+  kinds_ = Kokkos::View<WallBranchSteps<A>*>("wavefd::wall_branch_kinds", std::size_t(first_kind.back()));
   kind_begin_ = Kokkos::View<int*>("wavefd::wall_kind_begin", first_kind.size());
   auto kinds = staged(kinds_);
   std::vector<double> gamma_sum(materials.size(), 0);  // sum of b / 2 over a material's branches (double)
@@ -68,8 +69,8 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
       const WallBranch& w = materials[i].branches[j];
       const double mass = w.mass / dt, resistance = w.resistance, stiffness = w.stiffness * dt;
       const double a = resistance / 2 + stiffness / 4, b = 1 / (mass + a);
-      kinds(std::size_t(first_kind[i]) + j) = {T(b), T(b * mass), T(b * stiffness / 2), T(mass - a),
-                                               T(mass), T(resistance), T(stiffness)};
+      kinds(std::size_t(first_kind[i]) + j) = {A(b), A(b * mass), A(b * stiffness / 2), A(mass - a),
+                                               A(mass), A(resistance), A(stiffness)};
       gamma_sum[i] += b / 2;
     }
 
@@ -91,20 +92,20 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   cell_ = Kokkos::View<index_t*>("wavefd::wall_cell", n);
   begin_ = Kokkos::View<index_t*>("wavefd::wall_begin", n + 1);
   term_at_ = Kokkos::View<index_t*>("wavefd::wall_term_at", terms);
-  term_weight_ = Kokkos::View<T*>("wavefd::wall_term_weight", terms);
-  self_weight_ = Kokkos::View<T*>("wavefd::wall_self_weight", n);
+  term_weight_ = Kokkos::View<A*>("wavefd::wall_term_weight", terms);
+  self_weight_ = Kokkos::View<A*>("wavefd::wall_self_weight", n);
   has_terms_ = terms > 0;
-  loss_ = Kokkos::View<T*>("wavefd::wall_loss", n);
-  static_loss_ = Kokkos::View<T*>("wavefd::wall_static_loss", n);
-  kept_ = Kokkos::View<T*>("wavefd::wall_kept", n);
+  loss_ = Kokkos::View<A*>("wavefd::wall_loss", n);
+  static_loss_ = Kokkos::View<A*>("wavefd::wall_static_loss", n);
+  kept_ = Kokkos::View<A*>("wavefd::wall_kept", n);
   absorbed_ = Kokkos::View<double*>("wavefd::wall_absorbed", n);
   group_begin_ = Kokkos::View<index_t*>("wavefd::wall_group_begin", n + 1);
   group_material_ = Kokkos::View<int*>("wavefd::wall_group_material", groups);
-  group_weight_ = Kokkos::View<T*>("wavefd::wall_group_weight", groups);
+  group_weight_ = Kokkos::View<A*>("wavefd::wall_group_weight", groups);
   group_state_ = Kokkos::View<index_t*>("wavefd::wall_group_state", groups);
   state_stride_ = Kokkos::View<index_t*>("wavefd::wall_state_stride", materials.size());
-  state_v_ = Kokkos::View<T*>("wavefd::wall_branch_v", states);  // zero: the walls start at rest
-  state_q_ = Kokkos::View<T*>("wavefd::wall_branch_q", states);
+  state_v_ = Kokkos::View<A*>("wavefd::wall_branch_v", states);  // zero: the walls start at rest
+  state_q_ = Kokkos::View<A*>("wavefd::wall_branch_q", states);
   auto cell = staged(cell_);
   auto begin = staged(begin_);
   auto at = staged(term_at_);
@@ -145,18 +146,18 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
       if (m.branches.empty()) continue;
       dynamic += courant * sigma * gamma_sum[std::size_t(material)] / 2;
       group_material(group) = material;
-      group_weight(group) = static_cast<T>(courant * sigma);
+      group_weight(group) = static_cast<A>(courant * sigma);
       group_state(group) = material_first[std::size_t(material)] + material_next[std::size_t(material)]++;
       ++group;
     }
-    loss(b) = static_cast<T>(fixed + dynamic);
-    static_loss(b) = static_cast<T>(fixed);
+    loss(b) = static_cast<A>(fixed + dynamic);
+    static_loss(b) = static_cast<A>(fixed);
     double self = 0;
     for (const auto& [image, a] : c.terms) {
       if (image == c.at) self += lambda2 * a;
-      else at(t) = local(image), weight(t) = static_cast<T>(lambda2 * a), ++t;
+      else at(t) = local(image), weight(t) = static_cast<A>(lambda2 * a), ++t;
     }
-    self_weight(b) = static_cast<T>(self);
+    self_weight(b) = static_cast<A>(self);
     self_terms_ += self != 0;
   }
   begin(n) = t;
@@ -170,7 +171,7 @@ void WallPass<T>::before(const Kokkos::DefaultExecutionSpace& exec, const Field<
   const auto cell = cell_;
   const auto kept = kept_;
   const auto prev = u_prev.data;
-  Kokkos::parallel_for("wavefd::wall_keep", Range(exec, 0, cells()), KOKKOS_LAMBDA(index_t b) { kept(b) = prev(cell(b)); });
+  Kokkos::parallel_for("wavefd::wall_keep", Range(exec, 0, cells()), KOKKOS_LAMBDA(index_t b) { kept(b) = widen(prev(cell(b))); });
 }
 
 template <class T>
@@ -208,39 +209,41 @@ void WallPass<T>::correct(const Kokkos::DefaultExecutionSpace& exec, const Field
   // One launch for the wall cells and, after them, the outside cells to zero (disjoint cells).
   Kokkos::parallel_for("wavefd::wall_pass", Range(exec, 0, walls + index_t(outside.extent(0))), KOKKOS_LAMBDA(index_t b) {
     if (b >= walls) {
-      next(outside(b - walls)) = T(0);
+      next(outside(b - walls)) = narrow<T>(A(0));
       return;
     }
-    const T here = now(cell(b));
-    const T terms = self_weight(b) * here + (has_terms ? wall_terms<T>(b, begin, at, weight, now) : T(0));
-    const T g = loss(b), prev = kept(b);
+    const A here = widen(now(cell(b)));
+    const A terms = self_weight(b) * here + (has_terms ? wall_terms<A>(b, begin, at, weight, now) : A(0));
+    const A g = loss(b), prev = kept(b);
     kept(b) = here;  // the next step's u-
     constexpr int kChunk = 4;  // branches whose states are loaded together (for_state_chunks)
-    T history = 0;  // H_b: the branches' flux from their state
+    A history = 0;  // H_b: the branches' flux from their state
     for (index_t group = group_begin(b); group < group_begin(b + 1); ++group) {
-      T sum = 0;
+      A sum = 0;
       for_state_chunks<kChunk>(group_material(group), group_state(group), kind_begin, state_stride, state_v, state_q,
-                               [&](int k0, const T(&v)[kChunk], const T(&q)[kChunk], index_t, index_t, int count) {
+                               [&](int k0, const A(&v)[kChunk], const A(&q)[kChunk], index_t, index_t, int count) {
 #pragma unroll
         for (int j = 0; j < kChunk; ++j)
           if (j < count) sum += kinds(k0 + j).b_mass * v[j] - kinds(k0 + j).b_stiffness_2 * q[j];
       });
       history += group_weight(group) * sum;
     }
-    const T value = (next(cell(b)) + terms + g * prev - history) / (T(1) + g);
-    next(cell(b)) = value;
-    const T half_step = (value - prev) / 2;  // D
+    // The branches take D from u+ as stored (rounded once in 16 bits), which the next step reads.
+    const T stored = narrow<T>((widen(next(cell(b))) + terms + g * prev - history) / (A(1) + g));
+    next(cell(b)) = stored;
+    const A value = widen(stored);
+    const A half_step = (value - prev) / 2;  // D
     double lost = 0;
     for (index_t group = group_begin(b); group < group_begin(b + 1); ++group) {
-      const T sigma = group_weight(group);
+      const A sigma = group_weight(group);
       for_state_chunks<kChunk>(group_material(group), group_state(group), kind_begin, state_stride, state_v, state_q,
-                               [&](int k0, const T(&v)[kChunk], const T(&q)[kChunk], index_t s0, index_t stride, int count) {
+                               [&](int k0, const A(&v)[kChunk], const A(&q)[kChunk], index_t s0, index_t stride, int count) {
 #pragma unroll
         for (int j = 0; j < kChunk; ++j) {
           if (j >= count) continue;
-          const WallBranchSteps<T>& branch = kinds(k0 + j);
-          const T v_next = branch.b * (half_step + branch.mass_minus_a * v[j] - branch.stiffness * q[j]);
-          const T mean = (v_next + v[j]) / 2;
+          const WallBranchSteps<A>& branch = kinds(k0 + j);
+          const A v_next = branch.b * (half_step + branch.mass_minus_a * v[j] - branch.stiffness * q[j]);
+          const A mean = (v_next + v[j]) / 2;
           state_v(s0 + j * stride) = v_next;
           state_q(s0 + j * stride) = q[j] + mean;
           if (tracking) lost += double(sigma) * double(branch.resistance) * double(mean) * double(mean);
@@ -274,7 +277,8 @@ double WallPass<T>::pairing(const Field<T>& v, const Field<T>& u) const {
   const auto ud = u.data;
   double sum = 0;
   Kokkos::parallel_reduce("wavefd::wall_pairing", Range(0, cells()), KOKKOS_LAMBDA(index_t b, double& s) {
-    s += double(vd(cell(b))) * (double(self_weight(b)) * double(ud(cell(b))) + wall_terms<double>(b, begin, at, weight, ud));
+    s += double(widen(vd(cell(b)))) *
+         (double(self_weight(b)) * double(widen(ud(cell(b)))) + wall_terms<double>(b, begin, at, weight, ud));
   }, sum);
   return sum;
 }
@@ -304,13 +308,15 @@ double WallPass<T>::stored() const {
 
 template <class T>
 double WallPass<T>::bytes() const {
-  return double(cells()) * (2 * sizeof(index_t) + 4 * sizeof(T) + sizeof(double)) +
-         double(term_at_.extent(0)) * (sizeof(index_t) + sizeof(T)) + double(cells() + 1) * sizeof(index_t) +
-         double(group_state_.extent(0)) * (sizeof(int) + sizeof(T) + sizeof(index_t)) +
-         double(branch_states()) * 2 * sizeof(T) + double(kinds_.extent(0)) * sizeof(WallBranchSteps<T>);
+  return double(cells()) * (2 * sizeof(index_t) + 4 * sizeof(A) + sizeof(double)) +
+         double(term_at_.extent(0)) * (sizeof(index_t) + sizeof(A)) + double(cells() + 1) * sizeof(index_t) +
+         double(group_state_.extent(0)) * (sizeof(int) + sizeof(A) + sizeof(index_t)) +
+         double(branch_states()) * 2 * sizeof(A) + double(kinds_.extent(0)) * sizeof(WallBranchSteps<A>);
 }
 
 template class WallPass<float>;
 template class WallPass<double>;
+template class WallPass<Half>;
+template class WallPass<BFloat16>;
 
 }  // namespace wavefd

@@ -37,9 +37,14 @@ struct WallBranchSteps {
   T mass, resistance, stiffness;
 };
 
+// T: how the fields are stored; every value of the pass's own (weights, u- at the cells, the branch
+// states) is in the arithmetic A (float beside 16-bit fields): the cells read u widened and store
+// u+ rounded once.
 template <class T>
 class WallPass final : public StepPass<T> {
  public:
+  using A = arithmetic_t<T>;
+
   // `cells`: this rank's wall cells (global indices), their faces' materials in `materials`,
   // `offset`: the rank's global offset, `courant`: lambda = c dt / h, `dt`: the step (s); `outside`:
   // this rank's cells outside the air next to it (a room from a mesh), set to 0 after each update.
@@ -73,26 +78,26 @@ class WallPass final : public StepPass<T> {
   Kokkos::View<index_t*> outside_;   // flat index of each outside cell next to the air
   Kokkos::View<index_t*> begin_;     // its terms: [begin(b), begin(b + 1))
   Kokkos::View<index_t*> term_at_;   // flat index of each term's image
-  Kokkos::View<T*> term_weight_;     // lambda^2 a_t
-  Kokkos::View<T*> self_weight_;     // the terms at the cell itself, summed
+  Kokkos::View<A*> term_weight_;     // lambda^2 a_t
+  Kokkos::View<A*> self_weight_;     // the terms at the cell itself, summed
   index_t self_terms_ = 0;           // how many cells have one
   bool has_terms_ = false;           // whether any cell has a term elsewhere
-  Kokkos::View<T*> loss_;            // g_b
-  Kokkos::View<T*> static_loss_;     // its frequency-independent part, lambda sigma beta / 2
-  Kokkos::View<T*> kept_;            // u-(b), from before()
+  Kokkos::View<A*> loss_;            // g_b
+  Kokkos::View<A*> static_loss_;     // its frequency-independent part, lambda sigma beta / 2
+  Kokkos::View<A*> kept_;            // u-(b), from before()
   // Frequency-dependent walls: per cell its groups (the faces of one material with branches), per
   // group its material, lambda sigma and first state; per material its branches (kinds). The
   // states (v, q at the last half step) of a material's groups lie branch by branch, group fastest
   // (state of branch k of the material's group l: first + k * groups of the material + l), so that
   // the threads of neighbouring cells of one material read neighbouring words.
-  Kokkos::View<WallBranchSteps<T>*> kinds_;
+  Kokkos::View<WallBranchSteps<A>*> kinds_;
   Kokkos::View<int*> kind_begin_;        // material m's kinds: [kind_begin(m), kind_begin(m + 1))
   Kokkos::View<index_t*> group_begin_;   // cell b's groups: [group_begin(b), group_begin(b + 1))
   Kokkos::View<int*> group_material_;
-  Kokkos::View<T*> group_weight_;
+  Kokkos::View<A*> group_weight_;
   Kokkos::View<index_t*> group_state_;   // the state of its first branch
   Kokkos::View<index_t*> state_stride_;  // per material: its groups
-  Kokkos::View<T*> state_v_, state_q_;
+  Kokkos::View<A*> state_v_, state_q_;
   Kokkos::View<double*> absorbed_;   // per cell, while tracking
   bool tracking_ = false;
   bool kept_valid_ = false;          // kept_ holds u- of the coming step

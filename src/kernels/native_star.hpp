@@ -41,14 +41,14 @@ struct StarArgs {
 };
 
 // Whether 16-byte vector loads and stores are aligned on every row of the box: box start and row
-// and plane pitches on 16 bytes, and an x extent that is a whole number of vectors.
+// and plane pitches on 16 bytes, and an x extent that is a whole number of vectors of `points`
+// (a kernel whose threads take narrower vectors passes theirs).
 template <class T>
-bool vector_aligned(const StarArgs<T>& a) {
-  constexpr int V = 16 / sizeof(T);
+bool vector_aligned(const StarArgs<T>& a, int points = int(16 / sizeof(T))) {
   const auto first = [&]<class E>(const E* p) { return reinterpret_cast<std::uintptr_t>(p + a.origin + a.lo[0]); };
   return first(a.u) % 16 == 0 && first(a.u_prev) % 16 == 0 && (!a.coef || first(a.coef) % 16 == 0) &&
          (a.sy * sizeof(T)) % 16 == 0 &&
-         (a.sz * sizeof(T)) % 16 == 0 && (a.hi[0] - a.lo[0]) % V == 0;
+         (a.sz * sizeof(T)) % 16 == 0 && (a.hi[0] - a.lo[0]) % points == 0;
 }
 
 // Calls launch(std::integral_constant<int, R>{}) with R = radius; throws std::runtime_error (naming

@@ -423,7 +423,8 @@ bool star_tma_usable(const native::StarArgs<T>& a) {
   return star_tma_device() && reinterpret_cast<std::uintptr_t>(a.u) % 16 == 0 &&
          reinterpret_cast<std::uintptr_t>(a.u_prev) % 16 == 0 &&
          (!a.coef || reinterpret_cast<std::uintptr_t>(a.coef) % 16 == 0) &&
-         (!a.coef_index || reinterpret_cast<std::uintptr_t>(a.coef_index) % 16 == 0) && native::vector_aligned(a) &&
+         (!a.coef_index || reinterpret_cast<std::uintptr_t>(a.coef_index) % 16 == 0) &&
+         native::vector_aligned(a, tma::Shape<T, 1, 8, 3, 2, true>::V) &&
          a.sz % a.sy == 0 && a.alloc > 0 && !(a.coef && a.images.active);
 }
 

@@ -145,6 +145,7 @@ class SeismicStep {
     update_layer(b, exec, u_.data.data(), v_.data.data(), v_.data.data());
   }
   void update_inner(const Box& b, const Kokkos::DefaultExecutionSpace& exec);
+  void with_speeds(TwoStepArgs<T>& a) const;  // the coefficient (V dt / h)^2, and its byte index where kept
   void update_with_branch(const Box& b);  // the inner variant's PML branch, else the layer kernel
   // Adds step `step`'s sources to f, except at points inside `skip`.
   void add_sources(const Field<T>& f, long step, const Box& skip = {});

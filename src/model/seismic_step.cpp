@@ -497,8 +497,7 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
   if (run_.layer != nullptr && pml_ && into == prev && run_.layer->takes_pml(layout_, b, precision)) {
     TwoStepArgs<T> a{Kokkos::View<const T*>(u, layout_.alloc), Kokkos::View<T*>(into, layout_.alloc), layout_,
                      &model_.stencil, &laplacian_, exec, run_.layer_tile};
-    a.coefficient = vp_;
-    a.coefficient_index = coef_index_, a.coefficient_table = coef_table_;
+    with_speeds(a);
     a.pml = layer_;
     return run_.layer->apply(a, b);
   }
@@ -542,12 +541,17 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
 }
 
 template <class T>
+void SeismicStep<T>::with_speeds(TwoStepArgs<T>& a) const {
+  a.coefficient = vp_;
+  a.coefficient_index = coef_index_, a.coefficient_table = coef_table_;  // empty unless taken (byte_index)
+}
+
+template <class T>
 void SeismicStep<T>::update_inner(const Box& b, const Kokkos::DefaultExecutionSpace& exec) {
   if (b.empty()) return;
   if (run_.inner == nullptr) return update_layer(b, exec);  // the layer kernel's own inner path
   TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, exec, run_.tile};
-  a.coefficient = vp_;
-  a.coefficient_index = coef_index_, a.coefficient_table = coef_table_;
+  with_speeds(a);
   run_.inner->apply(a, b);
 }
 
@@ -556,8 +560,7 @@ void SeismicStep<T>::update_with_branch(const Box& b) {
   if (b.empty()) return;
   if (!branch_by_inner_) return update_layer(b, compute_);
   TwoStepArgs<T> a{u_.data, v_.data, layout_, &model_.stencil, &laplacian_, compute_, run_.tile};
-  a.coefficient = vp_;
-  a.coefficient_index = coef_index_, a.coefficient_table = coef_table_;
+  with_speeds(a);
   a.pml = layer_;
   run_.inner->apply(a, b);
 }

@@ -418,6 +418,9 @@ bool star_tma_device() {
   return major >= 9;
 }
 
+// The box's x extent in whole vectors of the threads' width (4 points in 16 bits, not 8: the room's
+// 2 cm hall, 1500 cells along x, had fallen back to cuda-star-stream's scalar path, 5.53 against
+// 2.67 ms per step in half on an H200).
 template <class T>
 bool star_tma_usable(const native::StarArgs<T>& a) {
   return star_tma_device() && reinterpret_cast<std::uintptr_t>(a.u) % 16 == 0 &&

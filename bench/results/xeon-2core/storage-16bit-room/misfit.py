@@ -4,17 +4,15 @@ sample error against the responses' peak, over the first t seconds, of the respo
 and after a DC blocker (a first-order high-pass at 10 Hz, far below the 63 Hz octave band: the
 closed room's constant-pressure mode drifts, docs/room.md); then the acoustic parameters of each
 summary, broadband and per octave band. Usage: misfit.py DOUBLE.bin OTHER.bin..."""
-import json, math, os, struct, sys
+import json, math, os, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'scripts'))
+from plot_room import read_responses  # noqa: E402
 
 
 def responses(path):
-    with open(path, 'rb') as f:
-        header = json.loads(f.readline())
-        data = f.read()
-    values = struct.unpack('<%df' % (len(data) // 4), data)
-    receivers = len(header['positions'])
-    samples = len(values) // receivers
-    return header, [values[r * samples:(r + 1) * samples] for r in range(receivers)]
+    values, rate = read_responses(path)
+    return rate, [list(trace) for trace in values]
 
 
 def dc_blocked(trace, rate, corner=10.0):
@@ -27,8 +25,7 @@ def dc_blocked(trace, rate, corner=10.0):
     return out
 
 
-header, raw_reference = responses(sys.argv[1])
-rate = 1 / header['interval']
+rate, raw_reference = responses(sys.argv[1])
 samples = len(raw_reference[0])
 for path in sys.argv[2:]:
   raw = responses(path)[1]

@@ -28,8 +28,9 @@ SchemeSpec room_scheme(const RoomModel& m, ParallelSpec par) {
 
 // 16-bit fields: the power of two that brings the largest value a source gives one cell in one step
 // (its signal's largest sample: a soft source spreads it with weights of at most 1, a hard one sets
-// it) to [1, 2), from the model alone, so that every rank takes the same one. The response then
-// stays far below half's 65504, and a tail 100 dB down still above its smallest normal (2^-14).
+// it) to [1, 2), from the model alone, so that every rank takes the same one. The field then stays
+// far below half's 65504; the shoebox deck's responses peak near 2^-6 of it, so that T30's range
+// (to 35 dB down) lies in half's normal values (from 2^-14), and deeper tails in its subnormals.
 double room_source_scale(const RoomModel& m) {
   double peak = 0;
   for (const RoomSource& src : m.sources)

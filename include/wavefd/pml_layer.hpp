@@ -40,6 +40,11 @@ struct PmlLayer {
     const std::int64_t* t = slabs + kSlabFields * slab_of(x, y, z);
     return t[kSlabStart] + (x - t[kSlabLoX]) + t[kSlabExtX] * ((y - t[kSlabLoY]) + t[kSlabExtY] * (z - t[kSlabLoZ]));
   }
+  // How far phi moves from (x, y, z) to (x, y, z + 1) within the point's slab.
+  WAVEFD_HOST_DEVICE std::int64_t phi_plane(std::int64_t x, std::int64_t y, std::int64_t z) const {
+    const std::int64_t* t = slabs + kSlabFields * slab_of(x, y, z);
+    return t[kSlabExtX] * t[kSlabExtY];
+  }
   // eta at a point from its three profiles' values (kernels load the x and y ones once per column
   // and row): in this order everywhere, so that every kernel gives the same bits.
   WAVEFD_HOST_DEVICE static T eta_sum(T eta_x, T eta_y, T eta_z) { return (eta_x + eta_y) + eta_z; }

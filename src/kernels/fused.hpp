@@ -6,6 +6,7 @@
 // (the seismic update, whatever computes it, Kokkos or native) write every multiply-add through
 // fused(). Plain C++: the native kernels use it too.
 #include <cmath>
+#include <type_traits>
 
 #include "wavefd/host_device.hpp"
 
@@ -25,6 +26,23 @@ WAVEFD_HOST_DEVICE inline T fused(T a, T b, T c) {
   if constexpr (kHostFma) return std::fma(a, b, c);
   else return a * b + c;
 #endif
+}
+
+// 1 / x, correctly rounded, for normal x below 2^126 in magnitude (the PML's x >= 1). On NVIDIA
+// GPUs in float: the division's own fast path (the approximate reciprocal refined by one fused
+// multiply-add, the same bits), without its branch to the slow path that only denormal or huge x
+// take. Why: each division's branch kept a thread's points apart, so that one point's latency
+// chain could not hide behind another's (the PML branches, four points per thread).
+template <class T>
+WAVEFD_HOST_DEVICE inline T reciprocal(T x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, float>) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return fmaf(r, -fmaf(x, r, -1.0f), r);
+  }
+#endif
+  return T(1) / x;
 }
 
 // The update with a variable coefficient (TwoStepArgs::coefficient): u+ = 2 u + vp lap - u-, in the

@@ -11,7 +11,8 @@
 // V = 1. Fields stored in 16 bits are widened to float as read (a packed pair at a time) and
 // rounded as stored; the window holds float.
 // With the seismic PML (the layer's boxes, scheme.layer_variant, or unified work) layer points
-// take the PML update, and each thread's streams come through its own shared-memory slots.
+// take the PML update, and each thread's streams come through its own shared-memory slots (in 16
+// bits its in-plane neighbours too).
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -31,6 +32,9 @@ using namespace vec;
 
 // The streams a thread stages ahead (Ahead > 0): the lead plane of u, u-, the coefficient, phi.
 constexpr int kStagedStreams = 4;
+// With RowsAhead also the in-plane neighbours: the row's vectors but the centre, and u(y -/+ m).
+template <int R, int V>
+constexpr int kRowStreams = (V + 2 * ((R + V - 1) / V * V)) / V - 1 + 2 * R;
 
 // The explicit minimum of one block per SM lets ptxas spend registers on loads in flight (float,
 // R = 4: 112 registers instead of 96, 70 % instead of 67 % of the copy bandwidth on the H200).
@@ -43,7 +47,10 @@ constexpr int kStagedStreams = 4;
 // planes ahead into the thread's own shared-memory slots (cp.async) instead of one plane ahead
 // into registers. The PML branch takes Ahead = 1: minimod 1000^3's layer 2.00 ms per step against
 // 2.24 ms with registers (H100; 2.05-2.07 ms with 2 or 3 planes ahead).
-template <class T, int R, int BX, int BY, int V, bool Images, bool Coef, bool Pml = false, int Ahead = 0>
+// RowsAhead (with Ahead > 0): the in-plane neighbours are copied ahead too, so that the update
+// does not wait on their loads (minimod 1000^3 in half, H200: layer 1.165 -> 1.066 ms per step).
+template <class T, int R, int BX, int BY, int V, bool Images, bool Coef, bool Pml = false, int Ahead = 0,
+          bool RowsAhead = false>
 __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
     star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, const arithmetic_t<T>* __restrict__ coef,
                        std::int64_t sy, std::int64_t sz,
@@ -84,13 +91,21 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
   // phi as one vector where it lies so (phi_next_at >= 0), loaded a plane ahead; phi is written
   // here, so not through the read-only path.
   const PmlColumn<A, V> pml(layer, x, y, Pml && active);
+  typename PmlColumn<A, V>::PhiCursor phi_cursor;
   std::int64_t phi_next_at = -1;
   A phi_next[V] = {};
   if constexpr (Pml)
     if (active && zb < ze && Ahead == 0) {
-      phi_next_at = pml.phi_vector_at(zb);
+      phi_next_at = pml.phi_vector_next(zb, phi_cursor);
       if (phi_next_at >= 0) load_vectors<A, V>(layer.phi + phi_next_at, phi_next);
     }
+  // eta's z profile from plane z - 1 to z + 1 (eta_z[j] = eta(z - 1 + j)), slid along the stream,
+  // and eta(z + 2) loaded a plane ahead: read where the update needed them, they left it waiting.
+  A eta_z[3] = {}, eta_z_ahead = 0;
+  if constexpr (Pml)
+    if (active && zb < ze)
+#pragma unroll
+      for (int j = 0; j < 3; ++j) eta_z[j] = layer.eta[2][zb + j];
   // Ahead > 0: this thread's slot of each staged stream for plane z - zb, Ahead + 1 planes in turn
   // (each V values of the arithmetic: u and u- in 16 bits fill half of theirs).
   extern __shared__ __align__(16) unsigned char staged_raw[];
@@ -100,6 +115,14 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
   };
   auto field_slot = [&](int plane, int stream) { return reinterpret_cast<T*>(slot(plane, stream)); };
   auto arithmetic_slot = [&](int plane, int stream) { return reinterpret_cast<A*>(slot(plane, stream)); };
+  // RowsAhead: the in-plane neighbours too (the row's vectors but the centre, which is w[R], then
+  // u(y - m) and u(y + m)), in slots of V stored values after the others.
+  constexpr int Centre = XL / V;
+  constexpr int RowStreams = RowsAhead ? kRowStreams<R, V> : 0;
+  auto row_slot = [&](int plane, int stream) {
+    return reinterpret_cast<T*>(staged_raw + std::size_t(Ahead + 1) * kStagedStreams * (BX * BY) * V * sizeof(A)) +
+           ((std::size_t(plane % (Ahead + 1)) * RowStreams + stream) * (BX * BY) + thread) * V;
+  };
   // Returns where plane zf's phi vector lies (-1: none copied), kept until the plane is updated.
   auto fetch = [&](int zf) {  // one group per plane, empty past the chunk
     std::int64_t q0 = -1;
@@ -108,8 +131,19 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
         copy_async<T, V>(field_slot(zf - zb, 0), u + base + std::int64_t(zf + R) * sz);
         copy_async<T, V>(field_slot(zf - zb, 1), u_prev + base + std::int64_t(zf) * sz);
         if constexpr (Coef) copy_async_vectors<A, V>(arithmetic_slot(zf - zb, 2), coef + base + std::int64_t(zf) * sz);
+        if constexpr (RowsAhead) {
+          const T* g = u + base + std::int64_t(zf) * sz;
+#pragma unroll
+          for (int n = 0; n < NW; ++n)
+            if (n != Centre) copy_async<T, V>(row_slot(zf - zb, n < Centre ? n : n - 1), g - XL + n * V);
+#pragma unroll
+          for (int m = 1; m <= R; ++m) {
+            copy_async<T, V>(row_slot(zf - zb, NW - 1 + 2 * (m - 1)), g - m * sy);
+            copy_async<T, V>(row_slot(zf - zb, NW + 2 * (m - 1)), g + m * sy);
+          }
+        }
         if constexpr (Pml) {
-          q0 = pml.phi_vector_at(zf);
+          q0 = pml.phi_vector_next(zf, phi_cursor);
           if (q0 >= 0) copy_async_vectors<A, V>(arithmetic_slot(zf - zb, 3), layer.phi + q0);
         }
       }
@@ -147,12 +181,14 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
 #pragma unroll
     for (int v = 0; v < V; ++v) cur_prev[v] = widen(prev[v]), cur_vp[v] = vp[v], ph[v] = phi_next[v];
     const std::int64_t phi_at = phi_next_at;
+    if constexpr (Pml)
+      if (active && z + 1 < ze) eta_z_ahead = layer.eta[2][z + 3];
     if (Ahead == 0 && active && z + 1 < ze) {  // prefetch the next plane's loads
       load_ro<T, V>(u + base + std::int64_t(z + 1 + R) * sz, lead);
       load_ro<T, V>(u_prev + base + zoff + sz, prev);
       if constexpr (Coef) load_vectors<A, V, true>(coef + base + zoff + sz, vp);
       if constexpr (Pml) {
-        phi_next_at = pml.phi_vector_at(z + 1);
+        phi_next_at = pml.phi_vector_next(z + 1, phi_cursor);
         if (phi_next_at >= 0) load_vectors<A, V>(layer.phi + phi_next_at, phi_next);
       }
     }
@@ -163,9 +199,10 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
 #pragma unroll
       for (int n = 0; n < NW; ++n) {
         A t[V];
-        load_widened<T, V, true>(gp - XL + n * V, t);
+        if constexpr (!RowsAhead) load_widened<T, V, true>(gp - XL + n * V, t);
+        else if (n != Centre) load_widened<T, V>(row_slot(z - zb, n < Centre ? n : n - 1), t);
 #pragma unroll
-        for (int v = 0; v < V; ++v) row[n * V + v] = t[v];
+        for (int v = 0; v < V; ++v) row[n * V + v] = RowsAhead && n == Centre ? w[R][v] : t[v];
       }
       A out[V];
 #pragma unroll
@@ -174,8 +211,13 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
 #pragma unroll
       for (int m = 1; m <= R; ++m) {
         A up[V], down[V];
-        load_widened<T, V, true>(gp - m * sy, up);
-        load_widened<T, V, true>(gp + m * sy, down);
+        if constexpr (RowsAhead) {
+          load_widened<T, V>(row_slot(z - zb, NW - 1 + 2 * (m - 1)), up);
+          load_widened<T, V>(row_slot(z - zb, NW + 2 * (m - 1)), down);
+        } else {
+          load_widened<T, V, true>(gp - m * sy, up);
+          load_widened<T, V, true>(gp + m * sy, down);
+        }
 #pragma unroll
         for (int v = 0; v < V; ++v) {
           out[v] = fma(k.c[m], (row[XL + v - m] + row[XL + v + m]) + (up[v] + down[v]) + (w[R - m][v] + w[R + m][v]), out[v]);
@@ -194,7 +236,8 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
             for (int v = 0; v < V; ++v)
               if (q[v] >= 0) ph[v] = layer.phi[q[v]];
           }
-          pml.template update<XL>(z, slab_row, row, up1, down1, w[R - 1], w[R], w[R + 1], cur_vp, cur_prev, ph, out);
+          pml.template update<XL>(slab_row, eta_z[1], eta_z[2] - eta_z[0], row, up1, down1, w[R - 1], w[R], w[R + 1],
+                                  cur_vp, cur_prev, ph, out);
           if (phi_at >= 0) {
             store_vectors<A, V>(layer.phi + phi_at, ph);
           } else {
@@ -217,6 +260,7 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
     for (int j = 0; j < 2 * R; ++j)
 #pragma unroll
       for (int v = 0; v < V; ++v) w[j][v] = w[j + 1][v];
+    if constexpr (Pml) eta_z[0] = eta_z[1], eta_z[1] = eta_z[2], eta_z[2] = eta_z_ahead;
   }
 }
 
@@ -239,18 +283,27 @@ void launch(const native::StarArgs<T>& a) {
   constexpr int PmlAhead = kSixteenBit<T> && V == 1 ? 0 : 1;
   constexpr bool WithPml = !kSixteenBit<T> || V * sizeof(T) < 16;             // this V compiles the PML branch
   constexpr bool WithoutPml = !kSixteenBit<T> || V == 1 || V * sizeof(T) == 16;  // and the others
-  const std::size_t smem = pml ? std::size_t(BX * BY) * (PmlAhead + 1) * kStagedStreams * V * sizeof(arithmetic_t<T>) : 0;
+  // The branch stages the in-plane neighbours too (RowsAhead) in 16 bits, where the slots of the
+  // 16 warps per SM fit in its shared memory (to R = 7; float's would not).
+  constexpr std::size_t Staged = std::size_t(BX * BY) * (PmlAhead + 1) * kStagedStreams * V * sizeof(arithmetic_t<T>);
+  constexpr std::size_t StagedRows = std::size_t(BX * BY) * (PmlAhead + 1) * kRowStreams<R, V> * V * sizeof(T);
+  constexpr bool RowsAhead = kSixteenBit<T> && PmlAhead > 0 && 512 / (BX * BY) * (Staged + StagedRows) <= 220 * 1024;
+  const std::size_t smem = pml ? Staged + (RowsAhead ? StagedRows : 0) : 0;
   using Kernel = void (*)(const T*, T*, const arithmetic_t<T>*, std::int64_t, std::int64_t, std::int64_t, int, int, int,
                           int, int, int, int, Coeffs<arithmetic_t<T>, R>, GhostImages, PmlLayer<arithmetic_t<T>>);
   Kernel kernel = nullptr;
   if constexpr (WithPml)
-    if (pml) kernel = star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead>;
+    if (pml) kernel = star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead, RowsAhead>;
   if constexpr (WithoutPml)
     if (!pml)
       kernel = a.coef            ? star_stream_kernel<T, R, BX, BY, V, false, true>
                : a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
                                  : star_stream_kernel<T, R, BX, BY, V, false, false>;
   if (!kernel) throw std::logic_error("cuda star-stream: in 16 bits the PML branch, and only it, takes vectors of 4 points");
+  // Tiles of 8 rows with the rows staged need more than the 48 KiB a block has unless it asks.
+  if (smem > 48 * 1024)
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)), "cuda star-stream",
+          "shared memory");
   kernel<<<grid, block, smem, static_cast<cudaStream_t>(a.stream)>>>(a.u, a.u_prev, a.coef, a.sy, a.sz, a.origin, a.lo[0],
                                                                   a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k,
                                                                   a.images, a.pml);

@@ -295,7 +295,8 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
           for (int v = 0; v < V; ++v)
             if (q[v] >= 0) ph[v] = a.pml.phi[q[v]];
         }
-        pml.template update<XR>(z, slab_row, row, up1, down1, w[R - 1], w[R], w[R + 1], cur_vp, cur_prev, ph, out);
+        pml.template update<XR>(slab_row, a.pml.eta[2][z + 1], a.pml.eta_step(2, z), row, up1, down1, w[R - 1], w[R],
+                                w[R + 1], cur_vp, cur_prev, ph, out);
         if (q0 >= 0) {
           store_vectors<A, V>(a.pml.phi + q0, ph);
         } else {

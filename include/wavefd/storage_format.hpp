@@ -10,6 +10,7 @@
 // roundings are one conversion instruction each (cvt.rn, IEEE round to nearest even), and so are
 // half's on x86 hosts built with F16C (-march=native on any x86-64-v3 machine: vcvtps2ph with
 // round to nearest even, vcvtph2ps), where the integer code took 8-13 x bfloat16's run time.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -223,6 +224,13 @@ inline double epsilon_of(Precision p) {
     case Precision::bf16: return 0x1p-7;
     default: return std::numeric_limits<float>::epsilon();
   }
+}
+
+// The power of two that brings peak (a model's largest source value per step) to [1, 2): the scale
+// 16-bit fields hold the wavefield at; 1 where there is no finite, positive peak.
+inline double scale_to_unit(double peak) {
+  if (!(peak > 0) || !std::isfinite(peak)) return 1;
+  return std::ldexp(1.0, -std::ilogb(peak));
 }
 
 // The largest finite value a precision stores.

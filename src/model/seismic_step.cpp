@@ -10,6 +10,7 @@
 #include "kernels/kokkos/box_policy.hpp"
 #include "kernels/kokkos/radius_dispatch.hpp"
 #include "seismic_layer.hpp"
+#include "wavefd/storage_format.hpp"
 
 namespace wavefd {
 
@@ -146,8 +147,7 @@ double source_scale(const SeismicModel& m) {
     }
     peak = std::max(peak, term);
   }
-  if (!(peak > 0) || !std::isfinite(peak)) return 1;
-  return std::ldexp(1.0, -std::ilogb(peak));
+  return scale_to_unit(peak);
 }
 
 Decomposition seismic_decomposition(const SeismicModel& m, const ParallelSpec& p) {

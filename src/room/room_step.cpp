@@ -7,6 +7,7 @@
 
 #include "room/wall_pass.hpp"
 #include "wavefd/parallel.hpp"
+#include "wavefd/storage_format.hpp"
 
 namespace wavefd {
 
@@ -35,8 +36,7 @@ double room_source_scale(const RoomModel& m) {
   double peak = 0;
   for (const RoomSource& src : m.sources)
     for (double s : src.signal) peak = std::max(peak, std::abs(s));
-  if (!(peak > 0) || !std::isfinite(peak)) return 1;
-  return std::ldexp(1.0, -std::ilogb(peak));
+  return scale_to_unit(peak);
 }
 
 }  // namespace

@@ -36,13 +36,17 @@ struct PmlLayer {
   WAVEFD_HOST_DEVICE int slab_of(std::int64_t x, std::int64_t y, std::int64_t z) const {
     return z < ilo[2] ? 0 : z >= ihi[2] ? 1 : y < ilo[1] ? 2 : y >= ihi[1] ? 3 : x < ilo[0] ? 4 : 5;
   }
+  // The slab table's values (SlabField) of the slab holding layer point (x, y, z).
+  WAVEFD_HOST_DEVICE const std::int64_t* slab_fields(std::int64_t x, std::int64_t y, std::int64_t z) const {
+    return slabs + kSlabFields * slab_of(x, y, z);
+  }
   WAVEFD_HOST_DEVICE std::int64_t phi_at(std::int64_t x, std::int64_t y, std::int64_t z) const {
-    const std::int64_t* t = slabs + kSlabFields * slab_of(x, y, z);
+    const std::int64_t* t = slab_fields(x, y, z);
     return t[kSlabStart] + (x - t[kSlabLoX]) + t[kSlabExtX] * ((y - t[kSlabLoY]) + t[kSlabExtY] * (z - t[kSlabLoZ]));
   }
   // How far phi moves from (x, y, z) to (x, y, z + 1) within the point's slab.
   WAVEFD_HOST_DEVICE std::int64_t phi_plane(std::int64_t x, std::int64_t y, std::int64_t z) const {
-    const std::int64_t* t = slabs + kSlabFields * slab_of(x, y, z);
+    const std::int64_t* t = slab_fields(x, y, z);
     return t[kSlabExtX] * t[kSlabExtY];
   }
   // eta at a point from its three profiles' values (kernels load the x and y ones once per column

@@ -95,7 +95,7 @@ struct LayerStream {
       PA out;
       // Off the inner planes the pack lies in one z or y slab: its phi as one pack where the
       // slab's rows allow (one 16-byte load and store instead of V strided ones per lane).
-      const bool phi_pack = Kind == kPml && V > 1 && !inner_plane && L.slabs[kSlabFields * L.slab_of(x0, y, z) + kSlabPacked] != 0;
+      const bool phi_pack = Kind == kPml && V > 1 && !inner_plane && L.slab_fields(x0, y, z)[kSlabPacked] != 0;
       const index_t q0 = phi_pack ? L.phi_at(x0, y, z) : 0;
       PA ph_in{}, ph_out{};
       if (phi_pack) ph_in = kernels::load_pack<T, V>(L.phi + q0);

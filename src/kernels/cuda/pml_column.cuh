@@ -48,7 +48,7 @@ struct PmlColumn {
     const bool row = layer_row(z);
     if (!row && (x < int(L.ilo[0])) == (x + V > int(L.ihi[0]))) return -1;  // all inner, or points of both x slabs
     const std::int64_t q0 = L.phi_at(x, y, z);
-    return L.slabs[kSlabFields * L.slab_of(x, y, z) + kSlabPacked] != 0 && q0 % V == 0 ? q0 : -1;
+    return L.slab_fields(x, y, z)[kSlabPacked] != 0 && q0 % V == 0 ? q0 : -1;
   }
 
   // phi_vector_at for planes taken one after the other (z, z + 1, ...). Below, within and above the

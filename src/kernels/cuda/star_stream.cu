@@ -35,6 +35,11 @@ constexpr int kStagedStreams = 4;
 // With RowsAhead also the in-plane neighbours: the row's vectors but the centre, and u(y -/+ m).
 template <int R, int V>
 constexpr int kRowStreams = (V + 2 * ((R + V - 1) / V * V)) / V - 1 + 2 * R;
+// The bytes of a block's slots for `streams` streams of V values of E per thread, Ahead + 1 planes.
+template <class E, int V>
+__host__ __device__ constexpr std::size_t staged_bytes(int threads, int ahead, int streams) {
+  return std::size_t(threads) * (ahead + 1) * streams * V * sizeof(E);
+}
 
 // The explicit minimum of one block per SM lets ptxas spend registers on loads in flight (float,
 // R = 4: 112 registers instead of 96, 70 % instead of 67 % of the copy bandwidth on the H200).
@@ -120,7 +125,7 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
   constexpr int Centre = XL / V;
   constexpr int RowStreams = RowsAhead ? kRowStreams<R, V> : 0;
   auto row_slot = [&](int plane, int stream) {
-    return reinterpret_cast<T*>(staged_raw + std::size_t(Ahead + 1) * kStagedStreams * (BX * BY) * V * sizeof(A)) +
+    return reinterpret_cast<T*>(staged_raw + staged_bytes<A, V>(BX * BY, Ahead, kStagedStreams)) +
            ((std::size_t(plane % (Ahead + 1)) * RowStreams + stream) * (BX * BY) + thread) * V;
   };
   // Returns where plane zf's phi vector lies (-1: none copied), kept until the plane is updated.
@@ -285,8 +290,8 @@ void launch(const native::StarArgs<T>& a) {
   constexpr bool WithoutPml = !kSixteenBit<T> || V == 1 || V * sizeof(T) == 16;  // and the others
   // The branch stages the in-plane neighbours too (RowsAhead) in 16 bits, where the slots of the
   // 16 warps per SM fit in its shared memory (to R = 7; float's would not).
-  constexpr std::size_t Staged = std::size_t(BX * BY) * (PmlAhead + 1) * kStagedStreams * V * sizeof(arithmetic_t<T>);
-  constexpr std::size_t StagedRows = std::size_t(BX * BY) * (PmlAhead + 1) * kRowStreams<R, V> * V * sizeof(T);
+  constexpr std::size_t Staged = staged_bytes<arithmetic_t<T>, V>(BX * BY, PmlAhead, kStagedStreams);
+  constexpr std::size_t StagedRows = staged_bytes<T, V>(BX * BY, PmlAhead, kRowStreams<R, V>);
   constexpr bool RowsAhead = kSixteenBit<T> && PmlAhead > 0 && 512 / (BX * BY) * (Staged + StagedRows) <= 220 * 1024;
   const std::size_t smem = pml ? Staged + (RowsAhead ? StagedRows : 0) : 0;
   using Kernel = void (*)(const T*, T*, const arithmetic_t<T>*, std::int64_t, std::int64_t, std::int64_t, int, int, int,

@@ -30,6 +30,14 @@ namespace {
 
 using namespace vec;
 
+// The coefficient as a byte per point into a table of at most 256 speeds (StarArgs::coef_index).
+template <class A>
+struct CoefIndex {
+  const std::uint8_t* at = nullptr;  // none: the coefficient's values
+  const A* table = nullptr;
+  int size = 0;
+};
+
 // The streams a thread stages ahead (Ahead > 0): the lead plane of u, u-, the coefficient, phi.
 constexpr int kStagedStreams = 4;
 // With RowsAhead also the in-plane neighbours: the row's vectors but the centre, and u(y -/+ m).
@@ -54,6 +62,10 @@ __host__ __device__ constexpr std::size_t staged_bytes(int threads, int ahead, i
 // 2.24 ms with registers (H100; 2.05-2.07 ms with 2 or 3 planes ahead).
 // RowsAhead (with Ahead > 0): the in-plane neighbours are copied ahead too, so that the update
 // does not wait on their loads (minimod 1000^3 in half, H200: layer 1.165 -> 1.066 ms per step).
+// With Pml and Ahead > 0, where the model has at most 256 speeds (index.at set): the coefficient
+// is staged as a byte per point (StarArgs::coef_index) and looked up in the block's copy of the
+// table, 1 byte a point instead of 4 (minimod 1000^3, H200: the layer's 18 bytes a point in half
+// become 15, 1.059 -> 1.000 ms per step; in float 1.510 -> 1.454 ms).
 template <class T, int R, int BX, int BY, int V, bool Images, bool Coef, bool Pml = false, int Ahead = 0,
           bool RowsAhead = false>
 __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
@@ -61,7 +73,7 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
                        std::int64_t sy, std::int64_t sz,
                        std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2,
                        int z_chunk, Coeffs<arithmetic_t<T>, R> k, const GhostImages images,
-                       const PmlLayer<arithmetic_t<T>> pml_layer) {
+                       const PmlLayer<arithmetic_t<T>> pml_layer, const CoefIndex<arithmetic_t<T>> index) {
   using A = arithmetic_t<T>;  // also the coefficient's and phi's type
   const PmlLayer<A>& layer = pml_layer;
   // x halo: R rounded up to whole vectors on each side, so that every read is an aligned vector.
@@ -119,6 +131,9 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
     return staged_raw + ((std::size_t(plane % (Ahead + 1)) * kStagedStreams + stream) * (BX * BY) + thread) * V * sizeof(A);
   };
   auto field_slot = [&](int plane, int stream) { return reinterpret_cast<T*>(slot(plane, stream)); };
+  // The coefficient's byte index (index.at) takes the coefficient's slot: 4 bytes a thread.
+  constexpr bool Indexable = Pml && Ahead > 0 && V == 4;
+  auto index_slot = [&](int plane) { return reinterpret_cast<std::uint8_t*>(slot(plane, 2)); };
   auto arithmetic_slot = [&](int plane, int stream) { return reinterpret_cast<A*>(slot(plane, stream)); };
   // RowsAhead: the in-plane neighbours too (the row's vectors but the centre, which is w[R], then
   // u(y - m) and u(y + m)), in slots of V stored values after the others.
@@ -135,7 +150,12 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
       if (active && zf < ze) {
         copy_async<T, V>(field_slot(zf - zb, 0), u + base + std::int64_t(zf + R) * sz);
         copy_async<T, V>(field_slot(zf - zb, 1), u_prev + base + std::int64_t(zf) * sz);
-        if constexpr (Coef) copy_async_vectors<A, V>(arithmetic_slot(zf - zb, 2), coef + base + std::int64_t(zf) * sz);
+        if constexpr (Indexable) {
+          if (index.at) copy_async<std::uint8_t, V>(index_slot(zf - zb), index.at + base + std::int64_t(zf) * sz);
+          else copy_async_vectors<A, V>(arithmetic_slot(zf - zb, 2), coef + base + std::int64_t(zf) * sz);
+        } else if constexpr (Coef) {
+          copy_async_vectors<A, V>(arithmetic_slot(zf - zb, 2), coef + base + std::int64_t(zf) * sz);
+        }
         if constexpr (RowsAhead) {
           const T* g = u + base + std::int64_t(zf) * sz;
 #pragma unroll
@@ -156,6 +176,14 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
     copy_async_commit();
     return q0;
   };
+  // The table of speeds after the slots (Pml with index.at).
+  A* table = reinterpret_cast<A*>(staged_raw + staged_bytes<A, V>(BX * BY, Ahead, kStagedStreams) +
+                                  (RowsAhead ? staged_bytes<T, V>(BX * BY, Ahead, kRowStreams<R, V>) : 0));
+  if constexpr (Indexable)
+    if (index.at) {
+      for (int i = thread; i < index.size; i += BX * BY) table[i] = index.table[i];
+      __syncthreads();
+    }
   std::int64_t phi_ahead[Ahead + 1];  // phi_ahead[j]: fetch's answer for plane z + j
   if constexpr (Ahead > 0)
 #pragma unroll
@@ -169,7 +197,18 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
       if (active) {
         load<T, V>(field_slot(z - zb, 0), lead);
         load<T, V>(field_slot(z - zb, 1), prev);
-        if constexpr (Coef) load_vectors<A, V>(arithmetic_slot(z - zb, 2), vp);
+        if constexpr (Indexable) {
+          if (index.at) {
+            std::uint8_t byte[V];
+            load<std::uint8_t, V>(index_slot(z - zb), byte);
+#pragma unroll
+            for (int v = 0; v < V; ++v) vp[v] = table[byte[v]];
+          } else {
+            load_vectors<A, V>(arithmetic_slot(z - zb, 2), vp);
+          }
+        } else if constexpr (Coef) {
+          load_vectors<A, V>(arithmetic_slot(z - zb, 2), vp);
+        }
         if constexpr (Pml) {
           phi_next_at = phi_ahead[0];
           if (phi_next_at >= 0) load_vectors<A, V>(arithmetic_slot(z - zb, 3), phi_next);
@@ -292,10 +331,18 @@ void launch(const native::StarArgs<T>& a) {
   // 16 warps per SM fit in its shared memory (to R = 7; float's would not).
   constexpr std::size_t Staged = staged_bytes<arithmetic_t<T>, V>(BX * BY, PmlAhead, kStagedStreams);
   constexpr std::size_t StagedRows = staged_bytes<T, V>(BX * BY, PmlAhead, kRowStreams<R, V>);
-  constexpr bool RowsAhead = kSixteenBit<T> && PmlAhead > 0 && 512 / (BX * BY) * (Staged + StagedRows) <= 220 * 1024;
-  const std::size_t smem = pml ? Staged + (RowsAhead ? StagedRows : 0) : 0;
+  constexpr std::size_t Table = 256 * sizeof(arithmetic_t<T>);  // the coefficient's, where indexed
+  constexpr bool RowsAhead =
+      kSixteenBit<T> && PmlAhead > 0 && 512 / (BX * BY) * (Staged + StagedRows + Table) <= 220 * 1024;
+  // The coefficient by its byte index where the model has at most 256 speeds (the kernel's comment).
+  CoefIndex<arithmetic_t<T>> index{};
+  if (pml && PmlAhead > 0 && V == 4 && a.coef_index && a.coef_table_size <= 256)
+    index = {a.coef_index, a.coef_table, a.coef_table_size};
+  const std::size_t smem =
+      pml ? Staged + (RowsAhead ? StagedRows : 0) + (index.at ? Table : 0) : 0;
   using Kernel = void (*)(const T*, T*, const arithmetic_t<T>*, std::int64_t, std::int64_t, std::int64_t, int, int, int,
-                          int, int, int, int, Coeffs<arithmetic_t<T>, R>, GhostImages, PmlLayer<arithmetic_t<T>>);
+                          int, int, int, int, Coeffs<arithmetic_t<T>, R>, GhostImages, PmlLayer<arithmetic_t<T>>,
+                          CoefIndex<arithmetic_t<T>>);
   Kernel kernel = nullptr;
   if constexpr (WithPml)
     if (pml) kernel = star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead, RowsAhead>;
@@ -311,7 +358,7 @@ void launch(const native::StarArgs<T>& a) {
           "shared memory");
   kernel<<<grid, block, smem, static_cast<cudaStream_t>(a.stream)>>>(a.u, a.u_prev, a.coef, a.sy, a.sz, a.origin, a.lo[0],
                                                                   a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k,
-                                                                  a.images, a.pml);
+                                                                  a.images, a.pml, index);
   check(cudaGetLastError(), "cuda star-stream", "launch");
 }
 

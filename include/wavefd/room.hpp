@@ -88,6 +88,9 @@ struct WallCell {
   // Laplacian weights a_k (unit grid) times u at a cell: the terms the bulk's zero ghosts left out,
   // each at the mirror image of the ghost it stands for; equal images summed into one term.
   std::vector<std::pair<Index3, double>> terms;
+  // The stencil's points (indices into its offsets) whose reads the bulk took as 0: what the terms
+  // stand in for, in total.
+  std::vector<int> left_out;
 };
 
 // The wall cells of a shoebox of n cells, for a stencil symmetric in each axis (every family; a

@@ -165,8 +165,7 @@ template <class T>
 SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const std::vector<double>& speeds)
     : model_(m), run_(run) {
   const Precision precision = precision_of<T>;
-  axis_c_.clear();
-  for (double c : m.axis_weights()) axis_c_.push_back(static_cast<A>(c));
+  static_cast<void>(m.axis_weights());  // throws for a stencil that is not a star
   if (m.stencil.radius < 1 || m.stencil.radius > kMaxRadius)
     throw Error("stencil.M = " + std::to_string(m.stencil.radius) + " is outside the seismic engine's range; accepted: 1.." +
                 std::to_string(kMaxRadius));
@@ -215,6 +214,7 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   v_ = make_field<T>("wavefd::seismic_v", layout_);
   vp_ = Kokkos::View<A*>(Kokkos::view_alloc("wavefd::seismic_vp", Kokkos::WithoutInitializing), layout_.alloc);
   laplacian_ = make_laplacian_stencil<A>(m.stencil, layout_);
+  axis_c_ = star_axis_weights(laplacian_);  // the layer's weights: the inner box's, bit for bit
   touch({u_.data, v_.data});
   if constexpr (std::is_same_v<A, T>) touch({vp_});
   Kokkos::deep_copy(u_.data, narrow<T>(0));

@@ -55,7 +55,8 @@ std::unique_ptr<WallPass<T>> RoomStep<T>::shoebox_walls(const RoomModel& m, cons
   std::vector<WallCell> cells = shoebox_wall_cells(m.stencil, m.n, mine);
   for (WallCell& c : cells)
     for (auto& face : c.faces) face.first = index[std::size_t(face.first)];
-  return std::make_unique<WallPass<T>>(cells, materials, offset, engine_.layout(), m.courant, m.dt);
+  return std::make_unique<WallPass<T>>(cells, materials, offset, engine_.layout(), m.courant, m.dt,
+                                       engine_.weights().host_gamma);
 }
 
 template <class T>
@@ -65,7 +66,8 @@ RoomStep<T>::RoomStep(const RoomModel& m, const ParallelSpec& par, const Variant
   const Box mine{offset, {offset[0] + local[0], offset[1] + local[1], offset[2] + local[2]}};
   walls_ = m.air.empty() ? shoebox_walls(m, mine, offset)
                          : std::make_unique<WallPass<T>>(voxel_wall_cells(m, mine), m.materials, offset, engine_.layout(),
-                                                         m.courant, m.dt, outside_shell(m, mine));
+                                                         m.courant, m.dt, engine_.weights().host_gamma,
+                                                         outside_shell(m, mine));
   engine_.add_pass(walls_.get());
   if (!m.air.empty()) {  // the bulk update over the air's z range of each column only
     const std::vector<int> spans = air_z_spans(m, mine);

@@ -43,7 +43,7 @@ std::vector<WallCell> shoebox_wall_cells(const Stencil& s, const Index3& n, cons
           continue;
         }
         const Index3 at{i, j, k};
-        WallCell cell{at, {}, {}};
+        WallCell cell{at, {}, {}, {}};
         for (int d = 0; d < 3; ++d) {
           if (at[d] == 0) cell.faces.push_back({2 * d, 1.0});
           if (at[d] == n[d] - 1) cell.faces.push_back({2 * d + 1, 1.0});
@@ -54,7 +54,9 @@ std::vector<WallCell> shoebox_wall_cells(const Stencil& s, const Index3& n, cons
           const Index3 to{i + o.x, j + o.y, k + o.z};
           bool outside = false;
           for (int d = 0; d < 3; ++d) outside = outside || to[d] < 0 || to[d] >= n[d];
-          if (outside) images[{mirror(to[0], n[0]), mirror(to[1], n[1]), mirror(to[2], n[2])}] += s.weights[q];
+          if (!outside) continue;
+          images[{mirror(to[0], n[0]), mirror(to[1], n[1]), mirror(to[2], n[2])}] += s.weights[q];
+          cell.left_out.push_back(int(q));
         }
         if (images.empty() && cell.faces.empty()) continue;
         cell.terms.assign(images.begin(), images.end());

@@ -94,14 +94,16 @@ Index3 walk(const RoomModel& m, Index3 at, int d, int t) {
 
 // The terms the walls change at air cell `b`: each offset's weight at its images, the walks along
 // its axes in every order (averaged: the operator stays symmetric), less the bulk's own read where
-// that is air (beyond a thin wall); the bulk's reads outside the air hold 0. Empty in open air.
-std::map<Index3, double> wall_terms(const RoomModel& m, const Index3& b) {
+// that is air (beyond a thin wall); the bulk's reads outside the air hold 0 (their points go to
+// `left_out`). Empty in open air.
+std::map<Index3, double> wall_terms(const RoomModel& m, const Index3& b, std::vector<int>& left_out) {
   const Stencil& s = m.stencil;
   std::map<Index3, double> terms;  // ordered: every rank sums a cell's terms in one order
   for (std::size_t q = 0; q < s.size(); ++q) {
     const Offset& o = s.offsets[q];
     const Index3 l{o.x, o.y, o.z}, raw{b[0] + o.x, b[1] + o.y, b[2] + o.z};
     if (l == Index3{0, 0, 0}) continue;
+    if (!is_air(m, raw)) left_out.push_back(int(q));
     std::vector<int> axes;
     for (int d = 0; d < 3; ++d)
       if (l[d] != 0) axes.push_back(d);
@@ -149,7 +151,7 @@ std::vector<WallCell> voxel_wall_cells(const RoomModel& m, const Box& box) {
       for (index_t i = box.lo[0]; i < box.hi[0]; ++i) {
         const Index3 at{i, j, k};
         if (!near[here++] || !is_air(m, at)) continue;
-        WallCell cell{at, {}, {}};
+        WallCell cell{at, {}, {}, {}};
         if (const int outside = outside_faces(m, at); outside > 0) {
           const index_t flat = i + m.n[0] * (j + m.n[1] * k);
           while (next_material < m.boundary_material.size() && m.boundary_material[next_material].flat < flat) ++next_material;
@@ -159,8 +161,8 @@ std::vector<WallCell> voxel_wall_cells(const RoomModel& m, const Box& box) {
           const RoomModel::BoundaryCell& b = m.boundary_material[next_material];
           cell.faces = {{b.material, double(outside) * b.area_scale}};  // area in cell faces
         }
-        const std::map<Index3, double> terms = wall_terms(m, at);
-        if (terms.empty() && cell.faces.empty()) continue;
+        const std::map<Index3, double> terms = wall_terms(m, at, cell.left_out);
+        if (terms.empty() && cell.faces.empty() && cell.left_out.empty()) continue;
         cell.terms.assign(terms.begin(), terms.end());
         cells.push_back(std::move(cell));
       }

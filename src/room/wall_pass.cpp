@@ -44,7 +44,8 @@ KOKKOS_INLINE_FUNCTION void for_state_chunks(int m, index_t first, const Kokkos:
 
 template <class T>
 WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Material>& materials, const Index3& offset,
-                      const Layout& layout, double courant, double dt, const std::vector<Index3>& outside) {
+                      const Layout& layout, double courant, double dt, const std::vector<double>& gamma,
+                      const std::vector<Index3>& outside) {
   const auto local = [&](const Index3& g) { return layout.at(g[0] - offset[0], g[1] - offset[1], g[2] - offset[2]); };
   // Each view is filled through a host copy, copied to it once everything is filled.
   std::vector<std::function<void()>> uploads;
@@ -74,12 +75,27 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
       gamma_sum[i] += b / 2;
     }
 
-  // Per cell, its faces' areas summed by material: faces of one material share their branch states.
+  // Per cell the weights at the cell itself: the bulk's weights at the points it read as 0 (as its
+  // kernels hold them), less the cell's other terms as rounded to A, so that the terms sum to what
+  // the bulk left out and a constant field stays constant through the cell (with rigid walls), to
+  // the rounding of the arithmetic. Rounded each to A on its own, lambda^2 a_t at the cell (e.g.
+  // 3 lambda^2 at a corner) missed it by up to an ulp. The first weight is the self weight; what A
+  // cannot hold of the sum (e.g. 3 fl(lambda^2) needs two more bits) follows as terms at the cell.
+  const double lambda2 = courant * courant;
+  std::vector<std::vector<A>> self(cells.size());
   std::size_t terms = 0, groups = 0, states = 0;
+  for (std::size_t b = 0; b < cells.size(); ++b) {
+    double left = 0;  // in double: the sum of a few numbers of A, exact
+    for (int q : cells[b].left_out) left += gamma.at(std::size_t(q));
+    for (const auto& [image, a] : cells[b].terms)
+      if (image != cells[b].at) left -= double(static_cast<A>(lambda2 * a)), ++terms;
+    for (int part = 0; part < 3 && left != 0; ++part) self[b].push_back(static_cast<A>(left)), left -= double(self[b].back());
+    if (self[b].size() > 1) terms += self[b].size() - 1;
+  }
+  // Per cell, its faces' areas summed by material: faces of one material share their branch states.
   std::vector<index_t> material_groups(materials.size(), 0);
   std::vector<std::map<int, double>> area(cells.size());
   for (std::size_t b = 0; b < cells.size(); ++b) {
-    for (const auto& term : cells[b].terms) terms += term.first != cells[b].at;
     for (const auto& [material, sigma] : cells[b].faces) area[b][material] += sigma;
     for (const auto& [material, sigma] : area[b])
       if (const std::size_t k = materials.at(std::size_t(material)).branches.size(); k > 0)
@@ -132,10 +148,10 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
   std::vector<std::size_t> order(cells.size());
   for (std::size_t b = 0; b < order.size(); ++b) order[b] = b;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
-  const double lambda2 = courant * courant;
   index_t t = 0, group = 0;
   for (index_t b = 0; b < n; ++b) {
     const WallCell& c = cells[order[std::size_t(b)]];
+    const std::vector<A>& at_cell = self[order[std::size_t(b)]];
     cell(b) = local(c.at);
     begin(b) = t;
     group_begin(b) = group;
@@ -152,13 +168,11 @@ WallPass<T>::WallPass(const std::vector<WallCell>& cells, const std::vector<Mate
     }
     loss(b) = static_cast<A>(fixed + dynamic);
     static_loss(b) = static_cast<A>(fixed);
-    double self = 0;
-    for (const auto& [image, a] : c.terms) {
-      if (image == c.at) self += lambda2 * a;
-      else at(t) = local(image), weight(t) = static_cast<A>(lambda2 * a), ++t;
-    }
-    self_weight(b) = static_cast<A>(self);
-    self_terms_ += self != 0;
+    for (const auto& [image, a] : c.terms)
+      if (image != c.at) at(t) = local(image), weight(t) = static_cast<A>(lambda2 * a), ++t;
+    for (std::size_t part = 1; part < at_cell.size(); ++part) at(t) = cell(b), weight(t) = at_cell[part], ++t;
+    self_weight(b) = at_cell.empty() ? A(0) : at_cell[0];
+    self_terms_ += !at_cell.empty();
   }
   begin(n) = t;
   group_begin(n) = group;

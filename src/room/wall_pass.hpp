@@ -5,7 +5,8 @@
 //   after it:           u+(b) = (u+_bulk(b) + C_b(u) + g_b u-(b) - H_b) / (1 + g_b),
 // where u+_bulk is the variant's update with zero ghosts, C_b(u) = sum_t lambda^2 a_t u(image_t) the
 // terms the zero ghosts left out (those whose image is the cell itself, all of the 7-point scheme's
-// in a shoebox, summed into one coefficient), and the wall's flux is lambda sum_f sigma_f mu(v_f): per face f of
+// in a shoebox, summed into one coefficient: what the bulk's rounded weights left out less the
+// other terms, so that C_b(1) matches the bulk exactly), and the wall's flux is lambda sum_f sigma_f mu(v_f): per face f of
 // area sigma_f, the material's frequency-independent admittance beta times D = (u+ - u-) / 2 plus its
 // branches' velocities v at the half steps, mu(v) = (v+ + v-) / 2. Each branch (mass L, resistance
 // R, stiffness K, in steps: L = mass / dt, K = stiffness dt) obeys the bilinear rule
@@ -46,10 +47,12 @@ class WallPass final : public StepPass<T> {
   using A = arithmetic_t<T>;
 
   // `cells`: this rank's wall cells (global indices), their faces' materials in `materials`,
-  // `offset`: the rank's global offset, `courant`: lambda = c dt / h, `dt`: the step (s); `outside`:
+  // `offset`: the rank's global offset, `courant`: lambda = c dt / h, `dt`: the step (s); `gamma`:
+  // the bulk's two-step weights as its kernels hold them (DeviceStencil::host_gamma); `outside`:
   // this rank's cells outside the air next to it (a room from a mesh), set to 0 after each update.
   WallPass(const std::vector<WallCell>& cells, const std::vector<Material>& materials, const Index3& offset,
-           const Layout& layout, double courant, double dt, const std::vector<Index3>& outside = {});
+           const Layout& layout, double courant, double dt, const std::vector<double>& gamma,
+           const std::vector<Index3>& outside = {});
 
   void before(const Kokkos::DefaultExecutionSpace& exec, const Field<T>& u, const Field<T>& u_prev) override;
   void after(const Kokkos::DefaultExecutionSpace& exec, const Field<T>& u, const Field<T>& u_next) override;
@@ -79,7 +82,7 @@ class WallPass final : public StepPass<T> {
   Kokkos::View<index_t*> begin_;     // its terms: [begin(b), begin(b + 1))
   Kokkos::View<index_t*> term_at_;   // flat index of each term's image
   Kokkos::View<A*> term_weight_;     // lambda^2 a_t
-  Kokkos::View<A*> self_weight_;     // the terms at the cell itself, summed
+  Kokkos::View<A*> self_weight_;     // the terms at the cell itself, summed (the constructor says how)
   index_t self_terms_ = 0;           // how many cells have one
   bool has_terms_ = false;           // whether any cell has a term elsewhere
   Kokkos::View<A*> loss_;            // g_b

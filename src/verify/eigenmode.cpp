@@ -72,8 +72,7 @@ EigenmodeResult run_eigenmode(const Stencil& s, const Variant& v, const Eigenmod
   };
   std::vector<double> gamma_ref = engine.weights().host_gamma;
   if (spec.reference_scale != 1.0) {
-    gamma_ref = s.two_step_weights(scheme.courant * spec.reference_scale);
-    for (auto& g : gamma_ref) g = double(static_cast<arithmetic_t<T>>(g));
+    gamma_ref = stored_weights<arithmetic_t<T>>(s.offsets, s.two_step_weights(scheme.courant * spec.reference_scale), true);
   }
   r.mu = mu_of(gamma_ref);
   r.theta = std::acos(std::clamp(r.mu / 2, -1.0, 1.0));

@@ -2,7 +2,8 @@
 """Room responses against the double run's: relative L2 misfit over both receivers and the largest
 sample error against the responses' peak, over the first t seconds, of the responses as they are
 and after a DC blocker (a first-order high-pass at 10 Hz, far below the 63 Hz octave band: the
-closed room's constant-pressure mode drifts, docs/room.md); then the acoustic parameters of each
+closed room's constant-pressure mode drifts, docs/room.md); the offset (both receivers' mean over
+the last 0.1 s, and their rms about it) of every run; then the acoustic parameters of each
 summary, broadband and per octave band. Usage: misfit.py DOUBLE.bin OTHER.bin..."""
 import json, math, os, sys
 
@@ -40,6 +41,13 @@ for path in sys.argv[2:]:
         peak = max(abs(r[j]) for r in reference for j in range(n))
         print(f"{path}{' DC-blocked' if blocked else ''} first {t:g} s ({n} samples): relative L2 {math.sqrt(diff / norm):.3g}, "
               f"largest sample error {worst / peak:.3g} of the peak")
+for path in sys.argv[1:]:
+    raw = responses(path)[1]
+    n = int(round(0.1 * rate))
+    tail = [x for trace in raw for x in trace[-n:]]
+    mean = sum(tail) / len(tail)
+    rms = math.sqrt(sum((x - mean) ** 2 for x in tail) / len(tail))
+    print(f"{path} last 0.1 s ({n} samples): mean {mean:.3g}, rms about it {rms:.3g}")
 for path in sys.argv[1:]:
     summary = path.replace('responses-', 'summary-').replace('.bin', '.json')
     if not os.path.exists(summary):

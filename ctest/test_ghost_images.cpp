@@ -107,25 +107,41 @@ TEST(GhostImages, KernelWritesWhatTheFillWould) {
   EXPECT_GE(checked, 6 * 3);  // star-1 and star-4 on every writer, compact and box on mdrange-general
 }
 
+// A host stand-in for the kernels' vector types (Vec<T, V>::type): V values, stored as one.
+template <class T, int V>
+struct HostVector {
+  unsigned char bytes[sizeof(T) * V];
+};
+
 // The run path of GhostImages (Column, store of V points, one vector store per wrapped run) on
 // the host against its per-point definition (for_each), for V = 1, 2, 4 and both boundaries, on
-// grids with and without room for sector-wide x images: the ghosts within h match.
-template <int V>
-void check_runs(GhostImages::Face face, const Index3& n, int h, int wx) {
-  const Layout l = make_layout(n, h, true, sizeof(float));
+// grids with and without room for sector-wide x images: the ghosts within h match. `streaming`:
+// as cuda-star-tma's unrolled loop stores them, through store_runs where the column's images are
+// runs (runs_only) and the plane is off the z faces, else through store.
+template <class T, int V>
+void check_runs(GhostImages::Face face, const Index3& n, int h, int wx, bool streaming = false) {
+  using Vector = HostVector<T, V>;
+  const Layout l = make_layout(n, h, true, sizeof(T));
   GhostImages g;
   g.active = true, g.h = h, g.wx = wx;
   for (int a = 0; a < 3; ++a) g.n[a] = int(n[a]), g.face[a][0] = g.face[a][1] = face;
   g.origin = l.origin, g.sy = l.sy, g.sz = l.sz;
-  std::vector<float> runs(l.alloc, std::numeric_limits<float>::quiet_NaN()), points = runs;
+  std::vector<T> runs(l.alloc, T(std::numeric_limits<float>::quiet_NaN())), points = runs;
+  long by_runs = 0;
   for (index_t k = 0; k < n[2]; ++k)
     for (index_t j = 0; j < n[1]; ++j)
       for (index_t i = 0; i + V <= n[0]; i += V) {
-        float value[V];
-        for (int v = 0; v < V; ++v) value[v] = float(datum(i + v, j, k, 3));
-        g.store(runs.data(), g.column<V>(int(i), int(j)), int(i), int(j), int(k), l.at(i, j, k), value);
+        T value[V];
+        for (int v = 0; v < V; ++v) value[v] = T(float(datum(i + v, j, k, 3)));
+        const auto c = g.column<V>(int(i), int(j));
+        if (streaming && GhostImages::runs_only(c) && !g.z_near_any(int(k), int(k) + 1)) {
+          GhostImages::store_runs<Vector>(runs.data(), g.runs(c), l.at(i, j, k), value);
+          ++by_runs;
+        } else {
+          g.store<Vector>(runs.data(), c, int(i), int(j), int(k), l.at(i, j, k), value);
+        }
         for (int v = 0; v < V; ++v)
-          g.for_each(int(i + v), int(j), int(k), [&](std::int64_t q, int sign) { points[q] = float(sign) * value[v]; });
+          g.for_each(int(i + v), int(j), int(k), [&](std::int64_t q, int sign) { points[q] = sign < 0 ? -value[v] : value[v]; });
       }
   long differ = 0;
   const Box all = l.with_halo();
@@ -133,10 +149,13 @@ void check_runs(GhostImages::Face face, const Index3& n, int h, int wx) {
     for (index_t j = all.lo[1]; j < all.hi[1]; ++j)
       for (index_t i = all.lo[0]; i < all.hi[0]; ++i) {
         const index_t q = l.at(i, j, k);
-        differ += std::memcmp(&runs[q], &points[q], sizeof(float)) != 0;
+        differ += std::memcmp(&runs[q], &points[q], sizeof(T)) != 0;
       }
   EXPECT_EQ(differ, 0) << "V " << V << ", face " << face << ", h " << h << ", wx " << wx << ", n " << n[0] << "x"
-                       << n[1] << "x" << n[2];
+                       << n[1] << "x" << n[2] << (streaming ? ", streaming" : "");
+  // Off the z faces, a periodic box's columns are all runs (a rigid box's x faces are not).
+  if (streaming && face == GhostImages::wrap && n[2] > 2 * h && n[0] >= 2 * g.reach(0) && n[1] >= 2 * h)
+    EXPECT_GT(by_runs, 0);
 }
 
 TEST(GhostImages, RunsStoreWhatEachPointWould) {
@@ -144,8 +163,22 @@ TEST(GhostImages, RunsStoreWhatEachPointWould) {
     for (int h : {1, 3, 4})
       for (const Index3& n : {Index3{16, 9, 8}, Index3{24, 2 * h + 1, 2 * h}, Index3{8, h, 2 * h - 1}}) {
         const int wx = face == GhostImages::wrap && h < 8 ? 8 : 0;  // sector-wide x images (float)
-        check_runs<1>(face, n, h, 0), check_runs<2>(face, n, h, 0), check_runs<4>(face, n, h, 0);
-        check_runs<4>(face, n, h, wx);
+        check_runs<float, 1>(face, n, h, 0), check_runs<float, 2>(face, n, h, 0), check_runs<float, 4>(face, n, h, 0);
+        check_runs<float, 4>(face, n, h, wx);
+      }
+}
+
+// The unrolled kernel's path (store_runs beside store) in float and in 16 bits, whose runs are
+// built and sign-flipped as whole 32-bit words: the same ghosts as point by point.
+TEST(GhostImages, StreamingKernelsRunsStoreWhatEachPointWould) {
+  for (auto face : {GhostImages::wrap, GhostImages::reflect})
+    for (int h : {1, 3, 4})
+      for (const Index3& n : {Index3{32, 12, 11}, Index3{24, 2 * h + 1, 2 * h}, Index3{8, h, 2 * h - 1}}) {
+        const int wx = face == GhostImages::wrap ? 8 : 0;  // whole 16-byte vectors of 16-bit values
+        check_runs<float, 4>(face, n, h, 0, true), check_runs<float, 4>(face, n, h, wx, true);
+        check_runs<Half, 4>(face, n, h, 0, true), check_runs<Half, 4>(face, n, h, wx, true);
+        check_runs<BFloat16, 4>(face, n, h, wx, true), check_runs<Half, 2>(face, n, h, 0, true);
+        check_runs<Half, 1>(face, n, h, 0, true);
       }
 }
 

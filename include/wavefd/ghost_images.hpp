@@ -158,12 +158,12 @@ struct GhostImages {
     if (c.sends || (z_near && sends_at(2, z))) store_sends(x, y, z, value);
     if (!c.any && !z_near) return;
     if (c.x_run && !c.y_has && !z_near) {  // the common image: one wrapped run along x (sign +1)
-      store_run<Vector>(f + p + c.x_to[0], T(1), value);  // kept short: it diverges from its warp
+      store_run<Vector>(f + p + c.x_to[0], false, value);  // kept short: it diverges from its warp
       return;
     }
     if (c.general) {
       for (int v = 0; v < V; ++v)
-        for_each(x + v, y, z, [&](std::int64_t q, int sign) { f[q] = T(sign) * value[v]; });
+        for_each(x + v, y, z, [&](std::int64_t q, int sign) { f[q] = sign < 0 ? -value[v] : value[v]; });
       return;
     }
     int z_to = 0;
@@ -174,28 +174,82 @@ struct GhostImages {
       if (((yz & 1) && !c.y_has) || ((yz & 2) && !z_has)) continue;
       const std::int64_t q = p + ((yz & 1) ? std::int64_t(c.y_to) * sy : 0) + ((yz & 2) ? z_off : 0);
       const bool neg = ((yz & 1) && c.y_neg) != ((yz & 2) && z_neg);
-      const T s = neg ? T(-1) : T(1);
-      if (yz != 0) store_run<Vector>(f + q, s, value);
-      if (c.x_run) {
-        store_run<Vector>(f + q + c.x_to[0], s, value);  // a wrapped run: one vector store
-      } else if (c.x_has) {
-        for (int v = 0; v < V; ++v)
-          if (c.x_has >> v & 1) f[q + v + c.x_to[v]] = (neg != bool(c.x_neg >> v & 1) ? T(-1) : T(1)) * value[v];
-      }
+      if (yz != 0) store_run<Vector>(f + q, neg, value);
+      store_x<Vector>(f, c, q, neg, value);
     }
   }
 
-  // s * value[0..V) into f[0..V), as one store of `Vector` when given.
+  // Whether the column's images are whole runs of its V points (runs_only, Runs): no packed sends,
+  // one image per axis, and along x only the wrapped run of a periodic x. Then its points on
+  // planes away from the z faces (z_near_any) have at most an x run, a y run and the y run's x
+  // run, which a streaming kernel stores as vectors (store_runs).
+  template <int V>
+  WAVEFD_HOST_DEVICE static bool runs_only(const Column<V>& c) {
+    return !c.general && !c.sends && (!c.x_has || c.x_run);
+  }
+
+  // A runs_only column's images, as offsets from its points (0: none): fewer registers than the
+  // Column, for a kernel that holds them across a long unrolled loop.
+  struct Runs {
+    int x_to = 0;
+    std::int64_t y_to = 0;
+    bool y_neg = false;
+  };
+  template <int V>
+  WAVEFD_HOST_DEVICE Runs runs(const Column<V>& c) const {
+    Runs r;
+    if (c.x_run) r.x_to = c.x_to[0];
+    if (c.y_has) r.y_to = std::int64_t(c.y_to) * sy, r.y_neg = c.y_neg;
+    return r;
+  }
+
+  // The images of V consecutive points at flat index p of a runs_only column, off the z faces.
   template <class Vector, class T, int V>
-  WAVEFD_HOST_DEVICE static void store_run(T* f, T s, const T (&value)[V]) {
+  WAVEFD_HOST_DEVICE static void store_runs(T* f, const Runs& r, std::int64_t p, const T (&value)[V]) {
+    if (r.x_to != 0) store_run<Vector>(f + p + r.x_to, false, value);
+    if (r.y_to != 0) {
+      store_run<Vector>(f + p + r.y_to, r.y_neg, value);
+      if (r.x_to != 0) store_run<Vector>(f + p + r.y_to + r.x_to, r.y_neg, value);
+    }
+  }
+
+  // Whether any plane of [z0, z1) lies within h of a z face.
+  WAVEFD_HOST_DEVICE bool z_near_any(int z0, int z1) const { return active && (z0 < h || z1 > n[2] - h); }
+
+  // The x images of V consecutive points at flat index q (`neg`: q itself holds the points' negatives).
+  template <class Vector, class T, int V>
+  WAVEFD_HOST_DEVICE static void store_x(T* f, const Column<V>& c, std::int64_t q, bool neg, const T (&value)[V]) {
+    if (c.x_run) {
+      store_run<Vector>(f + q + c.x_to[0], neg, value);  // a wrapped run: one vector store
+    } else if (c.x_has) {
+      for (int v = 0; v < V; ++v)
+        if (c.x_has >> v & 1) f[q + v + c.x_to[v]] = neg != bool(c.x_neg >> v & 1) ? -value[v] : value[v];
+    }
+  }
+
+  // value[0..V) or their negatives into f[0..V), as one store of `Vector` when given. A sign flip,
+  // not a product by -1 or 1: in 16 bits that product is a widening, a multiply and a rounding
+  // per point, which nvcc keeps even for a constant 1. 16-bit values go into the vector as whole
+  // 32-bit words, their sign bits flipped there: value by value, nvcc unpacked the pairs and packed
+  // them again for each store. (Through words, a float vector was stored as four scalars.)
+  template <class Vector, class T, int V>
+  WAVEFD_HOST_DEVICE static void store_run(T* f, bool negative, const T (&value)[V]) {
     if constexpr (!std::is_void_v<Vector>) {
       static_assert(sizeof(Vector) == sizeof(T) * V, "Vector holds the V points");
       Vector w;
-      T* d = reinterpret_cast<T*>(&w);
-      for (int v = 0; v < V; ++v) d[v] = s * value[v];
+      if constexpr (sizeof(T) == 2 && sizeof(Vector) % 4 == 0) {
+        std::uint32_t word[sizeof(Vector) / 4];
+        std::memcpy(word, value, sizeof word);
+        if (negative)
+          for (std::uint32_t& pair : word) pair ^= 0x80008000u;
+        std::memcpy(&w, word, sizeof w);
+      } else {
+        T* d = reinterpret_cast<T*>(&w);
+        for (int v = 0; v < V; ++v) d[v] = negative ? -value[v] : value[v];
+      }
       *reinterpret_cast<Vector*>(f) = w;
     } else {
-      for (int v = 0; v < V; ++v) f[v] = s * value[v];
+      for (int v = 0; v < V; ++v) f[v] = negative ? -value[v] : value[v];
     }
   }
 

@@ -85,10 +85,12 @@ struct Shape {
   static constexpr std::size_t SmemBytes = std::size_t(Slots) * SlotBytes + BarrierBytes + PhiBytes + TableBytes + 128;
 };
 
-// The seismic inner box in 16 bits unrolls its z loop 2R + 1 times (the kernel's comment); its
-// ring of 2R + 1 slots (R planes ahead) puts each unrolled plane in a slot known at compile time.
+// The 16-bit kernels without the PML unroll their z loop 2R + 1 times (the kernel's comment); their
+// ring of 2R + 1 slots (R planes ahead from R = 3) puts each unrolled plane in a slot known at
+// compile time. Below R = 3 that ring holds too few planes in flight: there only the coefficient
+// kernels unroll (with slots computed per plane), since they store no images.
 template <class T, int R, bool Coef, bool Pml>
-inline constexpr int kUnroll = kSixteenBit<T> && Coef && !Pml && R <= 4 ? 2 * R + 1 : 1;
+inline constexpr int kUnroll = kSixteenBit<T> && !Pml && R <= 4 && (Coef || R >= 3) ? 2 * R + 1 : 1;
 
 }  // namespace tma
 
@@ -219,26 +221,36 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   };
   for (int k = 0; k < S::PhiAhead; ++k) fetch_phi(k);
 
-  // The seismic inner box in 16 bits: unrolled 2R + 1 times, the z window shifts by renaming
-  // registers, not by 8R moves a plane. It was bound by issuing instructions (H200, minimod 1000^3
-  // in half: 2.02 -> 1.64 G instructions and 2.62 -> 2.43 ms per step, 91 % of copy by its DRAM
-  // bytes). Only there: float's gained 0.5 %, the constant-coefficient star with its ghost-image
-  // stores lost (512^3 in float 0.49 -> 0.61 ms per step), and each unrolled kernel adds compile
-  // time (the PML branch's long body 2R + 1 times over).
+  // The 16-bit kernels without the PML: unrolled 2R + 1 times, the z window shifts by renaming
+  // registers, not by 8R moves a plane. They were bound by issuing instructions (H200, minimod
+  // 1000^3 in half: 2.02 -> 1.64 G instructions and 2.62 -> 2.43 ms per step, 91 % of copy by its
+  // DRAM bytes; star M=4 512^3 in half, with the images as runs below: full step 0.4185 -> 0.2933
+  // ms). Only there: float's gained 0.5 % (it is bound by DRAM), and each unrolled kernel adds
+  // compile time (the PML branch's long body 2R + 1 times over).
   // Its ring holds 2R + 1 planes too (kUnroll), so that each unrolled plane's slots and phases are
   // constants: 9 % fewer instructions (R = 4, the slots' and barriers' address arithmetic; H200,
   // minimod 1000^3 in half: 1.79 -> 1.66 G a step, inner box 2.20 -> 2.06 ms per step).
   constexpr int Unroll = kUnroll<T, R, Coef, Pml>;
-  // Plane k, its lead plane's slot (k + 2R) and phase, and its centre plane's slot (k + R).
-  auto plane = [&](int k, int lead_slot, unsigned lead_phase, int centre_slot) {
-    const int lead = k + 2 * R;
+  constexpr bool Grouped = Unroll > 1 && S::Slots == Unroll;  // else computed slots, unrolled with a coefficient
+  // Whether this column's images are whole runs (GhostImages::runs_only), and those. The others'
+  // come from the column: kept in registers by the rolled loop, found again by the unrolled one,
+  // which has none to spare and rarely needs it.
+  const bool runs_only = Coef || GhostImages::runs_only(img);
+  const GhostImages::Runs runs = a.images.runs(img);
+  auto column = [&] {
+    if constexpr (Grouped) return a.images.template column<V>(x, y);
+    else return img;
+  };
+  // Plane k, its lead plane's slot (k + 2R) and phase, and its centre plane's slot (k + R);
+  // p: the flat index of the plane's points (the callers step it by sz); RunsOnly
+  // (std::true_type): the plane's images are `runs`.
+  auto plane = [&](int k, int lead_slot, unsigned lead_phase, int centre_slot, std::int64_t p, auto RunsOnly) {
     fetch_phi(k + S::PhiAhead);
     mbar_wait(&full[lead_slot], lead_phase);
     load_widened<T, V>(slot(lead_slot) + own, w[2 * R]);
-    if (!is_centre(lead)) release_slot(lead_slot);
+    if (k + R >= nz) release_slot(lead_slot);  // the lead plane, k + 2R, is no centre
     A cur_prev[V];
-    A cur_vp[V] = {};
-    const std::int64_t p = col + std::int64_t(zb + k) * sz;
+    [[maybe_unused]] A cur_vp[V] = {};
     if constexpr (StagePrev) {
       load_widened<T, V>(prev_slot(centre_slot) + warp * S::TX + lane * V, cur_prev);
       if constexpr (Indexed) {
@@ -327,28 +339,60 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
       narrow_vector<T, V>(out, stored);
       store<T, V>(u_prev + p, stored);
       // A coefficient comes without images (star_tma_usable)
-      if constexpr (!Coef) a.images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, zb + k, p, stored);
+      if constexpr (Coef) {
+      } else if constexpr (decltype(RunsOnly)::value) {
+        GhostImages::store_runs<typename Vec<T, V>::type>(u_prev, runs, p, stored);
+      } else {
+        a.images.template store<typename Vec<T, V>::type>(u_prev, column(), x, y, zb + k, p, stored);
+      }
     }
 #pragma unroll
     for (int j = 0; j < 2 * R; ++j)
 #pragma unroll
       for (int v = 0; v < V; ++v) w[j][v] = w[j + 1][v];
   };
-  auto planes_from = [&](int first) {
-    for (int k = first; k < nz; ++k)
-      plane(k, (k + 2 * R) % S::Slots, unsigned((k + 2 * R) / S::Slots) & 1u, (k + R) % S::Slots);
+  // Plane k with its slots computed. In the unrolled kernels its images are `runs` where they
+  // are (the last planes of a chunk), else found by the general store.
+  std::int64_t p = col + std::int64_t(zb) * sz;
+  auto plane_at = [&](int k) {
+    const int lead_slot = (k + 2 * R) % S::Slots, centre_slot = (k + R) % S::Slots;
+    const unsigned lead_phase = unsigned((k + 2 * R) / S::Slots) & 1u;
+    if (Grouped && (Coef || (runs_only && !a.images.z_near_any(zb + k, zb + k + 1))))
+      plane(k, lead_slot, lead_phase, centre_slot, p, std::true_type{});
+    else
+      plane(k, lead_slot, lead_phase, centre_slot, p, std::false_type{});
+    p += sz;
   };
-  if constexpr (Unroll > 1 && S::Slots == Unroll) {
-    const int groups = nz / Unroll;
-    for (int g = 0; g < groups; ++g)
+  // Planes k .. k + Unroll - 1 (k a multiple of Unroll), unrolled, their images `runs`.
+  auto group = [&](int k) {
+    const unsigned g = unsigned(k / Unroll);
 #pragma unroll
-      for (int j = 0; j < Unroll; ++j)
-        plane(g * Unroll + j, (j + 2 * R) % Unroll, unsigned(g + (j + 2 * R) / Unroll) & 1u, (j + R) % Unroll);
-    planes_from(groups * Unroll);
+    for (int j = 0; j < Unroll; ++j) {
+      plane(k + j, (j + 2 * R) % Unroll, (g + (j + 2 * R) / Unroll) & 1u, (j + R) % Unroll, p, std::true_type{});
+      p += sz;
+    }
+  };
+  if constexpr (Grouped && Coef) {  // no images: every whole group unrolled
+    const int groups = nz / Unroll;
+    for (int g = 0; g < groups; ++g) group(g * Unroll);
+    for (int k = groups * Unroll; k < nz; ++k) plane_at(k);
+  } else if constexpr (Grouped) {
+    // Whole groups of Unroll planes whose images are whole runs take the unrolled body, which
+    // stores only those: the general store in each of its 2R + 1 copies made the constant-coefficient
+    // star slower unrolled than rolled (H200, 512^3 in half, 0.4466 against 0.4183 ms a step). The
+    // other planes (near a z face, beside reflecting x faces or packed sends, the last few of a
+    // chunk) go one at a time; a group of 2R + 1 leaves the window in the registers it found.
+    for (int k = 0; k < nz;) {
+      if (k % Unroll == 0 && k + Unroll <= nz && runs_only && !a.images.z_near_any(zb + k, zb + k + Unroll)) {
+        group(k);
+        k += Unroll;
+      } else {
+        plane_at(k++);
+      }
+    }
   } else {
-#pragma unroll Unroll
-    for (int k = 0; k < nz; ++k)
-      plane(k, (k + 2 * R) % S::Slots, unsigned((k + 2 * R) / S::Slots) & 1u, (k + R) % S::Slots);
+#pragma unroll(Coef ? Unroll : 1)
+    for (int k = 0; k < nz; ++k) plane_at(k);
   }
 #else
   __trap();  // launched only on sm_90 and newer (star_tma checks the device)
@@ -401,9 +445,15 @@ void launch(const native::StarArgs<T>& a) {
   // it runs beside the core: then its many short blocks took the SMs from the core (4 H100s, 512^3
   // per GPU on 1 x 2 x 2 through peer: 0.687 ms a step in chunks of 16 R, 0.704-0.708 in 4 R; through
   // nccl, whose ghosts arrive late, 0.716-0.719 in 4 R, 0.740-0.742 in 16 R).
-  const int longest = Coef && !Pml ? (MinBlocks > 1 ? 16 : 8) * R : 128;
+  // The unrolled 16-bit star (no coefficient) takes about one block per SM slot, in chunks of up
+  // to 64 R planes: its 2R planes of start and the planes after its last whole group cost a block
+  // more than a wave's tail costs the step (H200, star M=4 512^3 in half, chunks of 64 / 128 / 256
+  // / 512 planes: full step 0.3114 / 0.3017 / 0.2935 / 0.2933 ms).
+  constexpr bool UnrolledStar = !Coef && S::Slots == tma::kUnroll<T, R, Coef, Pml>;
+  const int longest = UnrolledStar ? 64 * R : Coef && !Pml ? (MinBlocks > 1 ? 16 : 8) * R : 128;
   const int shortest = tiles < 16 && !a.beside_larger_update ? 4 * R : 16 * R;
-  const int chunk = a.z_chunk > 0 ? a.z_chunk : automatic_z_chunk(nz, tiles, 132 * MinBlocks * 16, shortest, longest);
+  const int chunk = a.z_chunk > 0 ? a.z_chunk
+                                  : automatic_z_chunk(nz, tiles, 132 * MinBlocks * (UnrolledStar ? 1 : 16), shortest, longest);
   const dim3 grid((nx + S::TX - 1) / S::TX, (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   kernel<<<grid, S::Threads, S::SmemBytes, static_cast<cudaStream_t>(a.stream)>>>(u_map, prev_map, coef_map, a,
                                                                                   int(o0), int(o1), int(o2), chunk);

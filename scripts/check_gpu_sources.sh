@@ -12,7 +12,7 @@ if [ ! -x "$NVCC" ]; then
   exit 1
 fi
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-# WAVEFD_JOBS compilations at a time (star_tma.cu alone takes minutes per architecture).
+# WAVEFD_JOBS compilations at a time (each star_tma_*.cu takes a minute or two per architecture).
 export NVCC out
 for src in src/kernels/cuda/*.cu; do printf '%s sm_80\n%s sm_90\n' "$src" "$src"; done |
   xargs -P "${WAVEFD_JOBS:-$(nproc)}" -L 1 bash -c '

@@ -8,7 +8,7 @@
 // (V = 16 bytes of points per thread; LX lanes per row, so a warp holds 32 / LX rows) and streams
 // along z, two stages per plane:
 //   stage 1 (plane z): u^{n+1} on the whole tile: each thread holds its column's 2R+1 values of u^n
-//     along z in registers (as star_stream.cu), reads the in-plane neighbours through L1; points
+//     along z in registers (as star_stream.cuh), reads the in-plane neighbours through L1; points
 //     outside the box (the tile's rim reaches up to R beyond it) are read from `next`, where the
 //     layer kernel has put them. The block's own points (the tile less a rim of R rows and R
 //     points, rounded to whole vectors, on every side) are written to `next`.

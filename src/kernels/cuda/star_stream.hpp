@@ -5,7 +5,7 @@
 
 namespace wavefd::cuda {
 
-// Updates the box (a.rows and a.z_chunk select the tile, see star_stream.cu). Throws std::runtime_error on a
+// Updates the box (a.rows and a.z_chunk select the tile, see star_stream.cuh). Throws std::runtime_error on a
 // CUDA error or an unsupported radius.
 template <class T>
 void star_stream(const native::StarArgs<T>& a);

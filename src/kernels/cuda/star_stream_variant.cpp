@@ -1,4 +1,4 @@
-// cuda-star-stream: the native CUDA 2.5-D streaming kernel (star_stream.cu) as a registry variant.
+// cuda-star-stream: the native CUDA 2.5-D streaming kernel (star_stream.cuh) as a registry variant.
 // Built only with the Kokkos CUDA backend.
 #include <array>
 

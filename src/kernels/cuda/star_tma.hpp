@@ -13,7 +13,7 @@ bool star_tma_device();
 template <class T>
 bool star_tma_usable(const native::StarArgs<T>& a);
 
-// Updates the box (a.rows and a.z_chunk select the tile, see star_tma.cu), with the seismic PML
+// Updates the box (a.rows and a.z_chunk select the tile, see star_tma.cuh), with the seismic PML
 // where a.pml is active. Throws std::runtime_error on a CUDA error or an unsupported radius.
 template <class T>
 void star_tma(const native::StarArgs<T>& a);

@@ -1,11 +1,25 @@
-// cuda-star-tma: the native CUDA kernel fed by the Hopper bulk tensor copy (star_tma.cu) as a
+// cuda-star-tma: the native CUDA kernel fed by the Hopper bulk tensor copy (star_tma.cuh) as a
 // registry variant. Built only with the Kokkos CUDA backend; where the copy engine or the layout
 // does not allow it (pre-Hopper GPU, unaligned rows) it runs cuda-star-stream's kernel instead.
+#include <cuda_runtime.h>
+
 #include <array>
 
 #include "kernels/native_variant.hpp"
 #include "star_stream.hpp"
 #include "star_tma.hpp"
+
+namespace wavefd::cuda {
+
+bool star_tma_device() {
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
+    return false;
+  return major >= 9;
+}
+
+}  // namespace wavefd::cuda
 
 namespace wavefd::kernels {
 namespace {

@@ -2,7 +2,7 @@
 // Planes of a field copied into shared memory by the Hopper tensor memory accelerator, paced by
 // mbarriers (PTX ISA 8.0, sm_90; callers compile them only for such targets): the device
 // primitives, and the host's description of a flat field as a 3-D tensor, for the kernels that
-// stage planes this way (star_tma.cu). Plain CUDA C++ and PTX.
+// stage planes this way (star_tma.cuh). Plain CUDA C++ and PTX.
 #include <cuda.h>
 #include <cuda_runtime.h>
 

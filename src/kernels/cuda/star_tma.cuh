@@ -1,6 +1,6 @@
 // Native CUDA 2.5-D streaming kernel for star stencils fed by the Hopper tensor memory accelerator.
 //
-// Why: the L1 kernel (star_stream.cu) reads every in-plane neighbour with its own load, so a
+// Why: the L1 kernel (star_stream.cuh) reads every in-plane neighbour with its own load, so a
 // 32 x 4 tile pulls each u row about three times through L2 for R = 4 and stalls on the load
 // pipeline, not on DRAM (docs/performance.md). Here one producer thread copies whole planes of a
 // tall tile plus its halo into a ring of shared-memory slots with the bulk tensor copy
@@ -23,6 +23,9 @@
 // outside the inner box take the PML update; phi is read and written by the threads (it covers
 // the layer slabs only, so there is no plane of it to stage), each copying its own phi a few
 // planes ahead in the background. phi is in the arithmetic (float beside 16-bit fields).
+// Compiled once per precision (star_tma_float.cu, ...): in one translation unit the four took
+// about 4 minutes for sm_90, the longest step of a build.
+#pragma once
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -488,14 +491,6 @@ void launch_rows(const native::StarArgs<T>& a) {
 
 }  // namespace
 
-bool star_tma_device() {
-  int device = 0, major = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
-    return false;
-  return major >= 9;
-}
-
 // The box's x extent in whole vectors of the threads' width (4 points in 16 bits, not 8: the room's
 // 2 cm hall, 1500 cells along x, had fallen back to cuda-star-stream's scalar path, 5.53 against
 // 2.67 ms per step in half on an H200).
@@ -525,13 +520,9 @@ void star_tma(const native::StarArgs<T>& a) {
   });
 }
 
-template bool star_tma_usable<float>(const native::StarArgs<float>&);
-template bool star_tma_usable<double>(const native::StarArgs<double>&);
-template void star_tma<float>(const native::StarArgs<float>&);
-template void star_tma<double>(const native::StarArgs<double>&);
-template bool star_tma_usable<Half>(const native::StarArgs<Half>&);
-template bool star_tma_usable<BFloat16>(const native::StarArgs<BFloat16>&);
-template void star_tma<Half>(const native::StarArgs<Half>&);
-template void star_tma<BFloat16>(const native::StarArgs<BFloat16>&);
-
 }  // namespace wavefd::cuda
+
+// The instantiations for one precision (star_tma_<precision>.cu, one translation unit each).
+#define WAVEFD_STAR_TMA_INSTANCES(T)                                                   \
+  template bool wavefd::cuda::star_tma_usable<T>(const wavefd::native::StarArgs<T>&); \
+  template void wavefd::cuda::star_tma<T>(const wavefd::native::StarArgs<T>&);

@@ -6,13 +6,15 @@
 // next plane's loads during the current plane's arithmetic. The in-plane neighbours come straight
 // from global memory: neighbouring threads read the same lines, which hit L1/L2, and no barrier
 // is needed. (Staging the xy plane in shared memory with block barriers was measured slower,
-// docs/performance.md; star_tma.cu stages it without barriers.) Loads and stores are V-wide
+// docs/performance.md; star_tma.cuh stages it without barriers.) Loads and stores are V-wide
 // vectors (16 bytes: float4 / double2 / 8 halves) when the box and rows are 16-byte aligned, else
 // V = 1. Fields stored in 16 bits are widened to float as read (a packed pair at a time) and
 // rounded as stored; the window holds float.
 // With the seismic PML (the layer's boxes, scheme.layer_variant, or unified work) layer points
 // take the PML update, and each thread's streams come through its own shared-memory slots (in 16
 // bits its in-plane neighbours too).
+// Compiled once per precision (star_stream_float.cu, ...), so that a build runs them in parallel.
+#pragma once
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -397,9 +399,7 @@ void star_stream(const native::StarArgs<T>& a) {
   });
 }
 
-template void star_stream<float>(const native::StarArgs<float>&);
-template void star_stream<double>(const native::StarArgs<double>&);
-template void star_stream<Half>(const native::StarArgs<Half>&);
-template void star_stream<BFloat16>(const native::StarArgs<BFloat16>&);
-
 }  // namespace wavefd::cuda
+
+// The instantiation for one precision (star_stream_<precision>.cu, one translation unit each).
+#define WAVEFD_STAR_STREAM_INSTANCES(T) template void wavefd::cuda::star_stream<T>(const wavefd::native::StarArgs<T>&);

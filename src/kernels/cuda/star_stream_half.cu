@@ -1,0 +1,4 @@
+// cuda-star-stream for half fields (the kernels: star_stream.cuh).
+#include "star_stream.cuh"
+
+WAVEFD_STAR_STREAM_INSTANCES(wavefd::Half)

@@ -1,0 +1,4 @@
+// cuda-star-tma for half fields (the kernels: star_tma.cuh).
+#include "star_tma.cuh"
+
+WAVEFD_STAR_TMA_INSTANCES(wavefd::Half)

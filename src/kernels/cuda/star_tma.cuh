@@ -49,6 +49,13 @@ namespace wavefd::cuda {
 namespace tma {
 using namespace vec;
 
+// The 16-bit kernels without the PML unroll their z loop 2R + 1 times (the kernel's comment); their
+// ring of 2R + 1 slots (R planes ahead from R = 3) puts each unrolled plane in a slot known at
+// compile time. Below R = 3 that ring holds too few planes in flight: there only the coefficient
+// kernels unroll (with slots computed per plane), since they store no images.
+template <class T, int R, bool Coef, bool Pml>
+inline constexpr int kUnroll = kSixteenBit<T> && !Pml && R <= 4 && (Coef || R >= 3) ? 2 * R + 1 : 1;
+
 // Shape of one configuration: BY consumer warps (tile rows), Ahead planes in flight beyond the
 // R + 1 a consumer holds (fewer where shared memory runs out), MinBlocks per SM, whether u- is
 // staged too (each centre plane's slot also receives the tile of u- that its outputs need),
@@ -83,17 +90,15 @@ struct Shape {
   static constexpr int Budget = 227 * 1024 / MinBlocks - 1024 - 256 - PhiBytes - TableBytes;  // per block, less barriers and alignment
   static constexpr int Slots = R + 1 + Ahead < Budget / SlotBytes ? R + 1 + Ahead : Budget / SlotBytes;
   static constexpr bool Fits = Slots >= R + 2 && (!Indexed || (StagePrev && Coef && !Pml));  // a plane in flight
+  // The loop unrolled kUnroll times over a ring of as many slots (each plane's slots constant);
+  // else the slots computed per plane.
+  static constexpr int Unroll = kUnroll<T, R, Coef, Pml>;
+  static constexpr bool Grouped = Unroll > 1 && Slots == Unroll;
   static constexpr int Threads = 32 * (BY + 1);       // BY consumer warps + one producer warp
   static constexpr std::size_t BarrierBytes = (2 * Slots * sizeof(std::uint64_t) + 15) / 16 * 16;
   static constexpr std::size_t SmemBytes = std::size_t(Slots) * SlotBytes + BarrierBytes + PhiBytes + TableBytes + 128;
 };
 
-// The 16-bit kernels without the PML unroll their z loop 2R + 1 times (the kernel's comment); their
-// ring of 2R + 1 slots (R planes ahead from R = 3) puts each unrolled plane in a slot known at
-// compile time. Below R = 3 that ring holds too few planes in flight: there only the coefficient
-// kernels unroll (with slots computed per plane), since they store no images.
-template <class T, int R, bool Coef, bool Pml>
-inline constexpr int kUnroll = kSixteenBit<T> && !Pml && R <= 4 && (Coef || R >= 3) ? 2 * R + 1 : 1;
 
 }  // namespace tma
 
@@ -233,8 +238,8 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   // Its ring holds 2R + 1 planes too (kUnroll), so that each unrolled plane's slots and phases are
   // constants: 9 % fewer instructions (R = 4, the slots' and barriers' address arithmetic; H200,
   // minimod 1000^3 in half: 1.79 -> 1.66 G a step, inner box 2.20 -> 2.06 ms per step).
-  constexpr int Unroll = kUnroll<T, R, Coef, Pml>;
-  constexpr bool Grouped = Unroll > 1 && S::Slots == Unroll;  // else computed slots, unrolled with a coefficient
+  constexpr int Unroll = S::Unroll;
+  constexpr bool Grouped = S::Grouped;  // else computed slots, unrolled with a coefficient
   // Whether this column's images are whole runs (GhostImages::runs_only), and those. The others'
   // come from the column: kept in registers by the rolled loop, found again by the unrolled one,
   // which has none to spare and rarely needs it.
@@ -342,11 +347,11 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
       narrow_vector<T, V>(out, stored);
       store<T, V>(u_prev + p, stored);
       // A coefficient comes without images (star_tma_usable)
-      if constexpr (Coef) {
-      } else if constexpr (decltype(RunsOnly)::value) {
-        GhostImages::store_runs<typename Vec<T, V>::type>(u_prev, runs, p, stored);
-      } else {
-        a.images.template store<typename Vec<T, V>::type>(u_prev, column(), x, y, zb + k, p, stored);
+      if constexpr (!Coef) {
+        if constexpr (decltype(RunsOnly)::value)
+          GhostImages::store_runs<typename Vec<T, V>::type>(u_prev, runs, p, stored);
+        else
+          a.images.template store<typename Vec<T, V>::type>(u_prev, column(), x, y, zb + k, p, stored);
       }
     }
 #pragma unroll
@@ -452,7 +457,7 @@ void launch(const native::StarArgs<T>& a) {
   // to 64 R planes: its 2R planes of start and the planes after its last whole group cost a block
   // more than a wave's tail costs the step (H200, star M=4 512^3 in half, chunks of 64 / 128 / 256
   // / 512 planes: full step 0.3114 / 0.3017 / 0.2935 / 0.2933 ms).
-  constexpr bool UnrolledStar = !Coef && S::Slots == tma::kUnroll<T, R, Coef, Pml>;
+  constexpr bool UnrolledStar = S::Grouped && !Coef;
   const int longest = UnrolledStar ? 64 * R : Coef && !Pml ? (MinBlocks > 1 ? 16 : 8) * R : 128;
   const int shortest = tiles < 16 && !a.beside_larger_update ? 4 * R : 16 * R;
   const int chunk = a.z_chunk > 0 ? a.z_chunk

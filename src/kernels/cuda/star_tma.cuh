@@ -456,9 +456,14 @@ void launch(const native::StarArgs<T>& a) {
   // The unrolled 16-bit star (no coefficient) takes about one block per SM slot, in chunks of up
   // to 64 R planes: its 2R planes of start and the planes after its last whole group cost a block
   // more than a wave's tail costs the step (H200, star M=4 512^3 in half, chunks of 64 / 128 / 256
-  // / 512 planes: full step 0.3114 / 0.3017 / 0.2935 / 0.2933 ms).
+  // / 512 planes: full step 0.3114 / 0.3017 / 0.2935 / 0.2933 ms). The inner box unrolled in 16
+  // bits gains from 32 R for the same reason (H200, minimod 1000^3 in half, 8-row tiles: inner box
+  // 2.015-2.018 / 1.971 / 1.978 ms a step in chunks of 64 / 128 / 256 planes).
   constexpr bool UnrolledStar = S::Grouped && !Coef;
-  const int longest = UnrolledStar ? 64 * R : Coef && !Pml ? (MinBlocks > 1 ? 16 : 8) * R : 128;
+  const int longest = UnrolledStar ? 64 * R
+                      : S::Grouped ? 32 * R
+                      : Coef && !Pml ? (MinBlocks > 1 ? 16 : 8) * R
+                                     : 128;
   const int shortest = tiles < 16 && !a.beside_larger_update ? 4 * R : 16 * R;
   const int chunk = a.z_chunk > 0 ? a.z_chunk
                                   : automatic_z_chunk(nz, tiles, 132 * MinBlocks * (UnrolledStar ? 1 : 16), shortest, longest);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Device call (issue 40) on nvidia-h200: minimod's 1000^3 deck with a line of 95 receivers in double,
 # float, half and bfloat16 (to nearest, and stochastically), for the traces' misfit against the
-# double run (../../xeon-2core/storage-16bit-seismic/misfit.py, here). From the repository root:
+# double run (misfit.txt: ../../xeon-2core/storage-16bit-seismic/misfit.py). From the repository root:
 # commands.sh <commit>.
 set -o pipefail
 ROOT=$PWD; B=$ROOT/build/cuda-dev/wavefd

@@ -40,15 +40,17 @@ struct Outcome {
 
 template <class T>
 Outcome run(const SeismicModel& m, const ParallelSpec& par, SeismicWork work, StepPairs pairs = StepPairs::off,
-            Rounding rounding = Rounding::nearest) {
+            Rounding rounding = Rounding::nearest, SecondField second = SecondField::previous) {
   Outcome o;
   SeismicRun r;
   r.parallel = par;
   r.work = work;
   r.pairs = pairs;
   r.rounding = rounding;
-  // Stochastic rounding is the layer kernel's alone.
-  r.inner = rounding == Rounding::stochastic ? nullptr : &select_variant("mdrange-stream", m.stencil, precision_of<T>);
+  r.second_field = second;
+  // Stochastic rounding and the velocity form are the layer kernel's alone.
+  const bool layer_only = rounding == Rounding::stochastic || second == SecondField::velocity;
+  r.inner = layer_only ? nullptr : &select_variant("mdrange-stream", m.stencil, precision_of<T>);
   const Subdomain sub = seismic_subdomain(m, par);
   SeismicStep<T> engine(m, r, m.velocity->fill(sub.box(), m.h));
   engine.advance(m.steps);
@@ -77,7 +79,8 @@ Outcome run(const SeismicModel& m, const ParallelSpec& par, SeismicWork work, St
 // `overlap`: the distributed run overlaps its halo with the core boxes, on `grid` (0: as chosen).
 template <class T>
 void expect_distributed_equals_single(OuterBoundary outer, SeismicWork work, StepPairs pairs = StepPairs::off,
-                                      bool overlap = false, Index3 grid = {0, 0, 0}, Rounding rounding = Rounding::nearest) {
+                                      bool overlap = false, Index3 grid = {0, 0, 0}, Rounding rounding = Rounding::nearest,
+                                      SecondField second = SecondField::previous) {
   const SeismicModel m = model(outer);
   for (int a = 0; a < 3; ++a)
     if (m.n[a] < grid[a] * m.stencil.radius) return;  // a subdomain thinner than the halo (8 ranks on one axis)
@@ -86,12 +89,12 @@ void expect_distributed_equals_single(OuterBoundary outer, SeismicWork work, Ste
   par.rank = world_rank();
   par.transport = world_size() > 1 ? Transport::mpi : Transport::local;
   par.overlap = overlap;
-  const Outcome split = run<T>(m, par, work, pairs, rounding);
+  const Outcome split = run<T>(m, par, work, pairs, rounding, second);
   // Overlap where the rank grid leaves x whole and ranks exchange (seven-domain single steps).
   if (overlap && work == SeismicWork::seven_domain && pairs == StepPairs::off)
     EXPECT_EQ(split.overlap, world_size() > 1 && par.rank_grid[0] == 1) << to_string(par.rank_grid);
   if (world_rank() != 0) return;
-  const Outcome single = run<T>(m, ParallelSpec{}, work, StepPairs::off, rounding);
+  const Outcome single = run<T>(m, ParallelSpec{}, work, StepPairs::off, rounding, second);
   double peak = 0;
   for (double x : single.u) peak = std::max(peak, std::abs(x));
   ASSERT_GT(peak, 0);
@@ -118,7 +121,8 @@ TEST(MpiSeismic, OverlappedStepsEqualSingleRankBitForBit) {
 }
 
 // Fields in 16 bits (the halo carries 2-byte values), rounded to nearest and stochastically (the
-// random bits from the global point: the same on every rank grid), with and without overlap.
+// random bits from the global point: the same on every rank grid), with and without overlap, the
+// second field u^{n-1} or the velocity (u then takes turns in two fields: both exchanged).
 TEST(MpiSeismic, SixteenBitFieldsOnEveryRankGridEqualSingleRankBitForBit) {
   expect_distributed_equals_single<Half>(OuterBoundary::zero, SeismicWork::seven_domain);
   expect_distributed_equals_single<BFloat16>(OuterBoundary::rigid, SeismicWork::unified);
@@ -128,6 +132,10 @@ TEST(MpiSeismic, SixteenBitFieldsOnEveryRankGridEqualSingleRankBitForBit) {
                                          Rounding::stochastic);
   expect_distributed_equals_single<BFloat16>(OuterBoundary::zero, SeismicWork::seven_domain, StepPairs::off, false,
                                              {0, 0, 0}, Rounding::stochastic);
+  expect_distributed_equals_single<Half>(OuterBoundary::rigid, SeismicWork::seven_domain, StepPairs::off, true,
+                                         {1, 1, world_size()}, Rounding::nearest, SecondField::velocity);
+  expect_distributed_equals_single<Half>(OuterBoundary::zero, SeismicWork::unified, StepPairs::off, false, {0, 0, 0},
+                                         Rounding::nearest, SecondField::velocity);
 }
 
 TEST(MpiSeismic, PairsOfStepsOnEveryRankGridEqualSingleSteps) {

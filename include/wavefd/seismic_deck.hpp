@@ -27,6 +27,7 @@ struct SeismicDeck {
   // [scheme]
   std::string precision = "float";   // float | double | half | bfloat16 (u and u- stored)
   std::string rounding = "nearest";  // scheme.rounding: nearest | stochastic (16-bit fields)
+  std::string second_field = "previous";  // scheme.second_field: previous | velocity
   std::optional<double> cfl;         // scheme.cfl: 0 < cfl <= 1 (default 0.8 when dt is not given)
   std::optional<double> dt;          // scheme.dt (s): exclusive with cfl
   std::optional<long> steps;         // scheme.steps, or

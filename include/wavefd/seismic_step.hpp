@@ -3,6 +3,9 @@
 // Kokkos. One step (u = u^n, v = u^{n-1} on entry):
 //   halo(u);  update v over the rank's box;  add the sources to v;  sample the receivers on v
 //   (every `every` steps);  swap(u, v)
+// or, where v holds the velocity u^n - u^{n-1} (scheme.second_field = velocity; SecondField):
+//   halo(u);  next <- u^{n+1} and v <- next - u over the rank's box;  add the sources to next and v;
+//   sample the receivers on next;  swap(u, next)
 // The update is split in one of three ways (scheme.work):
 //   unified:      one kernel over the whole box, with a branch for the absorbing layer: the inner
 //                 variant where it has one for the PML (Variant::takes_pml), else the layer kernel;
@@ -61,6 +64,16 @@ enum class Rounding { nearest, stochastic };
 std::string_view to_string(Rounding r);
 Rounding parse_rounding(std::string_view name, std::string_view key);  // throws Error
 
+// What the second stored field holds (scheme.second_field): u^{n-1} (previous: the leapfrog as
+// written, 3 field accesses a point), or the velocity u^n - u^{n-1} (velocity: u double-buffered
+// and v written too, 4). Rounding u^{n+1} to a 16-bit format moves it by up to eps |u|, and the
+// velocity that u^{n+1} and u^n imply by as much, which is about 1 / (omega dt) times the velocity's
+// own eps |v|; stored for itself the velocity keeps its bits (minimod's deck in half: docs/seismic.md).
+// The layer kernel's alone so far.
+enum class SecondField { previous, velocity };
+std::string_view to_string(SecondField f);
+SecondField parse_second_field(std::string_view name, std::string_view key);  // throws Error
+
 // scheme.pairs: automatic = on where the inner variant fuses pairs (Variant::fuses_pairs).
 enum class StepPairs { automatic, on, off };
 std::string_view to_string(StepPairs p);
@@ -80,6 +93,8 @@ struct SeismicRun {
                                             // (Variant::takes_pml); null: the layer kernel
   StepPairs pairs = StepPairs::automatic;   // two steps at a time (seven-domain work with an inner variant)
   Rounding rounding = Rounding::nearest;    // of u^{n+1} in 16 bits (stochastic: 16-bit fields only)
+  SecondField second_field = SecondField::previous;  // velocity: the layer kernel only, no pairs,
+                                                     // rounded to nearest
 };
 
 // Time spent per part of a step, host-side, summed over steps (only when timed: see timed()).
@@ -104,7 +119,7 @@ class SeismicStep {
   }
   bool pairs() const { return pairs_; }
   Box pair_box() const { return pair_box_; }  // local coordinates; empty without pairs
-  int fields() const { return pairs_ ? 5 : 3; }  // full-grid fields held (u, v, vp; next, after)
+  int fields() const { return pairs_ ? 5 : velocity_ ? 4 : 3; }  // full-grid fields held (u, v, vp; next, after)
   double bytes() const;                           // what those fields, vp's index and phi take on this rank
   // vp's table (TwoStepArgs::coefficient_table): its values, 0 where vp has no byte index.
   index_t coefficient_table_size() const { return index_t(coef_table_.extent(0)); }
@@ -113,7 +128,10 @@ class SeismicStep {
   long steps_done() const { return steps_; }
 
   const Field<T>& u() const { return u_; }
-  const Field<T>& u_prev() const { return v_; }
+  // u^{n-1}; throws Error where v holds the velocity (velocity()).
+  const Field<T>& u_prev() const;
+  bool velocity() const { return velocity_; }  // scheme.second_field = velocity
+  const Field<T>& second() const { return v_; }  // u^{n-1} or the velocity u^n - u^{n-1}
   const Layout& layout() const { return layout_; }
   const Subdomain& subdomain() const { return sub_; }
   const SeismicModel& model() const { return model_; }
@@ -142,8 +160,9 @@ class SeismicStep {
   // The layer kernel over b: into <- step(u, prev) (into = prev: in place).
   void update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec, const T* u, const T* prev, T* into);
   void update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec) {
-    update_layer(b, exec, u_.data.data(), v_.data.data(), v_.data.data());
+    update_layer(b, exec, u_.data.data(), v_.data.data(), target());
   }
+  T* target() const { return (velocity_ ? next_ : v_).data.data(); }  // where a step writes u^{n+1}
   void update_inner(const Box& b, const Kokkos::DefaultExecutionSpace& exec);
   void with_speeds(TwoStepArgs<T>& a) const;  // the coefficient (V dt / h)^2, and its byte index where kept
   void update_with_branch(const Box& b);  // the inner variant's PML branch, else the layer kernel
@@ -186,7 +205,8 @@ class SeismicStep {
   bool pml_ = false, sponge_ = false;
   bool branch_by_inner_ = false;
   bool pairs_ = false;
-  Field<T> next_, after_;                    // a pair's u^{n+1}, u^{n+2}
+  bool velocity_ = false;                    // v holds u^n - u^{n-1}, and a step writes u^{n+1} into next_
+  Field<T> next_, after_;                    // a pair's u^{n+1}, u^{n+2}; the velocity form's u^{n+1}
   Box pair_box_;                             // what the inner variant updates in a pair
   std::vector<Box> pair_layer_;              // the layer kernel's boxes in a pair: slabs_ and the rims
   // Sources: per owned point, its flat index and entries [begin, end) of (source, coefficient).

@@ -243,15 +243,16 @@ SeismicOutcome run_model(const SeismicModel& m, const SeismicRun& run, const std
   return r;
 }
 
-// What a rank allocates at least: u, u-, the speeds and the PML's fields (about one more field)
-// with their halos, the halo's buffers, and on host builds the speeds the model fills (doubles)
-// before they are copied. A lower bound (pairs of steps add two fields): a run refused here cannot fit.
-double seismic_bytes(const Index3& local, int radius, std::size_t bytes) {
+// What a rank allocates at least: the stored fields (u and u-, or u twice and the velocity), the
+// speeds and the PML's fields (about one more field) with their halos, the halo's buffers, and on
+// host builds the speeds the model fills (doubles) before they are copied. A lower bound (pairs of
+// steps add two fields): a run refused here cannot fit.
+double seismic_bytes(const Index3& local, int radius, std::size_t bytes, int stored_fields) {
   const Layout l = make_layout(local, radius, true, bytes);
   const double points = double(local[0]) * double(local[1]) * double(local[2]);
   const double faces = double(local[1]) * double(local[2]) + double(local[0]) * double(local[2]) +
                        double(local[0]) * double(local[1]);
-  const double device = (4.0 * double(l.alloc) + 8.0 * radius * faces) * double(bytes);
+  const double device = ((stored_fields + 2.0) * double(l.alloc) + 8.0 * radius * faces) * double(bytes);
   const double host = 8.0 * points;
   return kHostBuild ? device + host : device;
 }
@@ -281,10 +282,11 @@ int SeismicCommand::execute() {
     par.overlap = resolve_overlap(d.overlap, par.transport, ranks, "parallel.overlap");
   });
   agree([&] {  // collective: every rank got this far
-    check_memory(seismic_bytes(sub.local, d.M, std::size_t(bytes_of(precision))),
+    const bool velocity_form = d.second_field == "velocity";
+    check_memory(seismic_bytes(sub.local, d.M, std::size_t(bytes_of(precision)), velocity_form ? 3 : 2),
                  "grid.n = " + to_string(d.n) + " over " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"),
-                 "u, u-, the speeds and the PML's fields of " + to_string(sub.local) +
-                     " points");
+                 std::string(velocity_form ? "u twice, the velocity" : "u, u-") + ", the speeds and the PML's fields of " +
+                     to_string(sub.local) + " points");
   });
   agree([&] {
     velocity = make_velocity(d);
@@ -307,13 +309,15 @@ int SeismicCommand::execute() {
     if (run.rounding == Rounding::stochastic && !is_16_bit(precision))
       throw Error("scheme.rounding = 'stochastic' rounds fields stored in 16 bits, not " + d.precision +
                   "; accepted: nearest, or scheme.precision = half or bfloat16");
-    // Stochastic rounding is the layer kernel's (the variants round to nearest).
-    const bool stochastic = run.rounding == Rounding::stochastic;
-    run.inner = stochastic && d.variant == "auto" ? nullptr : inner_variant(d.variant, m.stencil, precision);
+    run.second_field = parse_second_field(d.second_field, "scheme.second_field");
+    // Stochastic rounding and the velocity form are the layer kernel's (the variants round to
+    // nearest and store u^{n-1}).
+    const bool layer_only = run.rounding == Rounding::stochastic || run.second_field == SecondField::velocity;
+    run.inner = layer_only && d.variant == "auto" ? nullptr : inner_variant(d.variant, m.stencil, precision);
     run.tile = parse_tile(d.tile, "scheme.tile");
     // auto: what `wavefd tune --seismic` recorded for this inner box, if anything (its tile unless
     // scheme.tile names one); seven-domain work only, since that is what the tuner timed.
-    if (d.variant == "auto" && run.work == SeismicWork::seven_domain && !is_16_bit(precision) && !stochastic)
+    if (d.variant == "auto" && run.work == SeismicWork::seven_domain && !is_16_bit(precision) && !layer_only)
       if (const auto t = lookup_tuning(default_tuning_file(), seismic_tuning_key(m, precision, par), "the tuning file")) {
         run.inner = inner_variant(t->variant, m.stencil, precision);
         if (d.tile == "default") run.tile = t->tile;
@@ -371,10 +375,11 @@ int SeismicCommand::execute() {
     return run_model<typename decltype(type)::type>(m, run, speeds, d.check_interval, slices, progress);
   });
   const double seconds = max_over_ranks(r.seconds);
-  // u, u- and vp read, u+ written; vp in the arithmetic (float for the 16-bit formats), or a byte
-  // into its table
+  // u, u- and vp read, u+ written (the velocity form: u and v read, u+ and v written); vp in the
+  // arithmetic (float for the 16-bit formats), or a byte into its table
+  const double field_accesses = run.second_field == SecondField::velocity ? 4.0 : 3.0;
   const double bytes_per_point =
-      3.0 * bytes_of(precision) + (r.vp_table > 0 ? 1 : precision == Precision::f64 ? 8 : 4);
+      field_accesses * bytes_of(precision) + (r.vp_table > 0 ? 1 : precision == Precision::f64 ? 8 : 4);
   const double updates = points * double(r.steps);
   const nlohmann::json times = {{"inner_s", over_ranks(r.times.inner)},     {"layer_s", over_ranks(r.times.layer)},
                                 {"halo_s", over_ranks(r.times.halo)},       {"sources_s", over_ranks(r.times.sources)},
@@ -403,6 +408,9 @@ int SeismicCommand::execute() {
       std::printf("wavefd seismic: %s fields hold the wavefield times 2^%d (from the sources; undone at the receivers "
                   "and slices), rounded %s\n", d.precision.c_str(), std::ilogb(r.scale),
                   d.rounding == "stochastic" ? "stochastically" : "to nearest");
+    if (run.second_field == SecondField::velocity)
+      std::printf("wavefd seismic: the second field holds the velocity u^n - u^(n-1), and u takes turns in two fields "
+                  "(scheme.second_field)\n");
     if (!d.traces.empty() && !r.traces.empty() && r.finite) {
       Traces t;
       t.interval = m.dt * double(m.receivers.every);
@@ -419,7 +427,8 @@ int SeismicCommand::execute() {
       j["wavefd_version"] = WAVEFD_VERSION;
       j["deck"] = d.path;
       j["model"] = {{"n", m.n}, {"spacing", m.h}, {"dt", m.dt}, {"steps", m.steps}, {"stencil", m.stencil.name},
-                    {"precision", d.precision}, {"rounding", d.rounding}, {"velocity", velocity->describe()}, {"vmin", vmin}, {"vmax", vmax},
+                    {"precision", d.precision}, {"rounding", d.rounding}, {"second_field", d.second_field},
+                    {"velocity", velocity->describe()}, {"vmin", vmin}, {"vmax", vmax},
                     {"absorbing", to_string(m.absorbing)}, {"width", m.width}, {"peak", m.peak},
                     {"profile", to_string(m.profile)},
                     {"outer", to_string(m.outer)}, {"source_term", d.source_term}, {"sources", m.sources.size()},

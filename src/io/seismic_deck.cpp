@@ -155,6 +155,7 @@ const Key& schema() {
     {.name = "scheme", .keys = {
       {.name = "precision", .read = choice<Reading>(&D::precision, {"float", "double", "half", "bfloat16"})},
       {.name = "rounding", .read = choice<Reading>(&D::rounding, {"nearest", "stochastic"})},
+      {.name = "second_field", .read = choice<Reading>(&D::second_field, {"previous", "velocity"})},
       {.name = "cfl", .read = number<Reading>(&D::cfl, {0, 1, true, false}, "the fraction of the stable time step used")},
       {.name = "dt", .read = number<Reading>(&D::dt, above(0), "a time step in seconds")},
       {.name = "steps", .read = integer<Reading>(&D::steps, at_least(0), "a number of time steps")},

@@ -29,8 +29,9 @@ struct LayerStream {
   static constexpr int XL = (R + V - 1) / V * V;  // x halo read on each side, whole packs
 
   const S* u;
-  const S* v;    // u^{n-1}
-  S* into;       // u^{n+1}: v itself for a step in place, another field in a pair's steps
+  const S* v;    // u^{n-1}, or the velocity u^n - u^{n-1} where `velocity` is set
+  S* into;       // u^{n+1}: v itself for a step in place, another field in a pair's steps or the
+                 // velocity form
   const T* vp;
   PmlLayer<T> layer;  // phi (the PML's only), eta and the inner box
   Layout l;
@@ -42,6 +43,9 @@ struct LayerStream {
   bool stochastic = false;
   index_t offset[3] = {0, 0, 0};  // global index of local point (0, 0, 0)
   index_t step = 0;
+  // The velocity form (SecondField): v (this same field) holds u^n - u^{n-1} and receives
+  // u^{n+1} - u^n, each point's after it read its own; u^{n-1} is u - v, in the arithmetic.
+  S* velocity = nullptr;
 
   KOKKOS_FORCEINLINE_FUNCTION static P load(const S* p) { return kernels::load_pack<S, V>(p); }
   KOKKOS_FORCEINLINE_FUNCTION static PA load_wide(const S* p) {
@@ -89,7 +93,10 @@ struct LayerStream {
               c[m], ((row[XL + i - m] + row[XL + i + m]) + (up.v[i] + down.v[i])) + (widen(w[R - m].v[i]) + widen(w[R + m].v[i])),
               lap[i]);
       }
-      const PA vpp = kernels::load_pack<T, V>(vp + p), old = load_wide(v + p);
+      const PA vpp = kernels::load_pack<T, V>(vp + p);
+      PA old = load_wide(v + p);
+      if (velocity != nullptr)
+        for (int i = 0; i < V; ++i) old.v[i] = row[XL + i] - old.v[i];
       const bool inner_plane = inner_row && z >= L.ilo[2] && z < L.ihi[2];
       const T eta_z = Kind != kNoLayer ? L.eta[2][z + 1] : T(0), step_z = Kind != kNoLayer ? L.eta_step(2, z) : T(0);
       PA out;
@@ -131,6 +138,11 @@ struct LayerStream {
         stored.v[i] = narrow<S>(out.v[i]);
       }
       kernels::store_pack<S, V>(into + p, stored);
+      if (velocity != nullptr) {
+        P moved;
+        for (int i = 0; i < V; ++i) moved.v[i] = narrow<S>(out.v[i] - row[XL + i]);
+        kernels::store_pack<S, V>(velocity + p, moved);
+      }
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }
   }

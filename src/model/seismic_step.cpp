@@ -44,6 +44,14 @@ Rounding parse_rounding(std::string_view name, std::string_view key) {
   throw Error(std::string(key) + " = '" + std::string(name) + "' is unknown; accepted: nearest, stochastic");
 }
 
+std::string_view to_string(SecondField f) { return f == SecondField::velocity ? "velocity" : "previous"; }
+
+SecondField parse_second_field(std::string_view name, std::string_view key) {
+  if (name == "previous") return SecondField::previous;
+  if (name == "velocity") return SecondField::velocity;
+  throw Error(std::string(key) + " = '" + std::string(name) + "' is unknown; accepted: previous, velocity");
+}
+
 namespace {
 
 constexpr int kMaxRadius = 8;
@@ -175,6 +183,19 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   if (run.rounding == Rounding::stochastic && run.inner != nullptr)
     throw Error("scheme.variant = '" + run.inner->name() + "' rounds to nearest; accepted with scheme.rounding = " +
                 "'stochastic': auto or layer (the layer kernel, which rounds stochastically)");
+  // The velocity form is the layer kernel's (the variants and branches store u^{n+1} over u^{n-1}).
+  const bool velocity = run.second_field == SecondField::velocity;
+  if (velocity && run.layer != nullptr)
+    throw Error("scheme.layer_variant = '" + run.layer->name() + "' stores u^{n-1}; accepted with " +
+                "scheme.second_field = 'velocity': auto or layer (the layer kernel, which stores the velocity)");
+  if (velocity && run.inner != nullptr)
+    throw Error("scheme.variant = '" + run.inner->name() + "' stores u^{n-1}; accepted with scheme.second_field = " +
+                "'velocity': auto or layer (the layer kernel, which stores the velocity)");
+  if (velocity && run.rounding == Rounding::stochastic)
+    throw Error("scheme.second_field = 'velocity' rounds to nearest; accepted with scheme.rounding = 'stochastic': previous");
+  if (velocity && run.pairs == StepPairs::on)
+    throw Error("scheme.pairs = 'on' steps u^{n-1}, not scheme.second_field = 'velocity'; accepted: auto or off");
+  velocity_ = velocity;
   if (kSixteenBit<T> && run.pairs == StepPairs::on)
     throw Error("scheme.pairs = 'on' takes fields in float or double, not " + std::string(to_string(precision)) +
                 "; accepted: auto or off");
@@ -216,6 +237,11 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   laplacian_ = make_laplacian_stencil<A>(m.stencil, layout_);
   axis_c_ = star_axis_weights(laplacian_);  // the layer's weights: the inner box's, bit for bit
   touch({u_.data, v_.data});
+  if (velocity_) {
+    next_ = make_field<T>("wavefd::seismic_next", layout_);
+    touch({next_.data});
+    Kokkos::deep_copy(next_.data, narrow<T>(0));  // zero ghosts, as u's
+  }
   if constexpr (std::is_same_v<A, T>) touch({vp_});
   Kokkos::deep_copy(u_.data, narrow<T>(0));
   Kokkos::deep_copy(v_.data, narrow<T>(0));
@@ -456,7 +482,7 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
              .offsets = m.stencil.offsets,
              .exec = halo_exec_,
              .early = compute_,
-             .fields = {u_.data.data(), v_.data.data()}};
+             .fields = {u_.data.data(), target()}};  // the two fields u takes turns in
   halo_ = make_halo<T>(h);
   // The core keeps R from the faces of the late axes. Not along x: the inner variant's box starts
   // and ends on sectors there, and a rank grid that splits x takes no overlap.
@@ -503,6 +529,7 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
   }
   const auto launch = [&]<int R, int V, int Kind>() {
     seismic::LayerStream<T, R, V, Kind> f{u, prev, into, vp_.data(), layer_, layout_, {}, b, 0};
+    if (velocity_) f.velocity = v_.data.data();  // prev is v: each point reads its velocity, then writes it
     if (run_.rounding == Rounding::stochastic) {
       f.stochastic = true, f.step = steps_;
       for (int d = 0; d < 3; ++d) f.offset[d] = sub_.offset[d];
@@ -538,6 +565,12 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
     else if (sponge_) with_width.template operator()<seismic::kSponge>();
     else with_width.template operator()<seismic::kNoLayer>();
   });
+}
+
+template <class T>
+const Field<T>& SeismicStep<T>::u_prev() const {
+  if (velocity_) throw Error("seismic engine: u^{n-1} is not stored with scheme.second_field = 'velocity' (second())");
+  return v_;
 }
 
 template <class T>
@@ -638,11 +671,11 @@ void SeismicStep<T>::step() {
     // fields only at their own point), so the shell runs beside the core. Enqueued after that wait,
     // it trailed the core: minimod's deck on 4 H100s as 1 x 2 x 2 through peer, 1.979-2.009 s
     // against inner + layer alone 1.821 ms a step.
-    update_layer_boxes(layer_core_, u_.data.data(), v_.data.data(), v_.data.data(), [&] {
+    update_layer_boxes(layer_core_, u_.data.data(), v_.data.data(), target(), [&] {
       for (const Box& b : inner_core_) update_inner(b, compute_);
       halo_->finish(u_);
       for (const Box& b : inner_shell_) update_inner(b, halo_exec_);
-      for (const Box& b : layer_shell_) update_layer(b, halo_exec_, u_.data.data(), v_.data.data(), v_.data.data());
+      for (const Box& b : layer_shell_) update_layer(b, halo_exec_);
     });
     if (halo_instance_) halo_instance_->order(compute_, halo_exec_);
   } else if (run_.work == SeismicWork::unified) {
@@ -662,20 +695,22 @@ void SeismicStep<T>::step() {
     // kernel more than they gained, H200: 6.87 s against 4.13 + 2.46 ms per step one after the
     // other; ordered by CUDA events instead of the host's fences, even with the slabs' streams at
     // the highest priority: 7.03-7.12 s). The boxes are disjoint; each reads u, writes its points.
-    update_layer_boxes(slabs_, u_.data.data(), v_.data.data(), v_.data.data(),
+    update_layer_boxes(slabs_, u_.data.data(), v_.data.data(), target(),
                        [&] { update_inner(inner_variant_box_, compute_); });
   } else {
     // Timed: one part after the other, so that the inner box's and the layer's times are their own.
     update_inner(inner_variant_box_, compute_);
     part_done(times_.inner);
-    update_layer_boxes(slabs_, u_.data.data(), v_.data.data(), v_.data.data());
+    update_layer_boxes(slabs_, u_.data.data(), v_.data.data(), target());
     part_done(times_.layer);
   }
-  add_sources(v_, steps_);
+  Field<T>& next = velocity_ ? next_ : v_;
+  add_sources(next, steps_);
+  if (velocity_) add_sources(v_, steps_);  // the velocity is next - u: it gains what next gains
   part_done(times_.sources);
-  sample_after(v_, steps_ + 1);
+  sample_after(next, steps_ + 1);
   part_done(times_.receivers);
-  std::swap(u_, v_);
+  std::swap(u_, next);
   ++steps_;
 }
 
@@ -772,7 +807,7 @@ std::vector<std::vector<double>> SeismicStep<T>::partial_traces() const {
 
 template <class T>
 double SeismicStep<T>::bytes() const {
-  const double fields = double(layout_.alloc) * ((pairs_ ? 4 : 2) * sizeof(T) + sizeof(A));
+  const double fields = double(layout_.alloc) * ((pairs_ ? 4 : velocity_ ? 3 : 2) * sizeof(T) + sizeof(A));
   return fields + double(coef_index_.extent(0)) + double(phi_points_) * sizeof(A);
 }
 

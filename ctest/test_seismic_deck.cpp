@@ -301,7 +301,7 @@ TEST_F(SeismicDeck, BadOverridesAreRefused) {
     }
   };
   // The same message as in a deck, without the deck's path: the key is not in the deck.
-  starts_with({"--scheme.stpes", "10"}, "unknown key 'scheme.stpes'; accepted: precision, rounding, cfl, dt, steps");
+  starts_with({"--scheme.stpes", "10"}, "unknown key 'scheme.stpes'; accepted: precision, rounding, second_field, cfl, dt, steps");
   starts_with({"--shceme.steps", "10"}, "unknown key 'shceme'; accepted: the sections grid, stencil, scheme, velocity");
   starts_with({"--steps", "10"}, "unknown key 'steps'; accepted: the sections ");
   expect_error([&] { read("", {"--source.position", "1", "2", "3"}); },
@@ -379,6 +379,7 @@ TEST_F(SeismicDeck, EachRangeErrorNamesItsKey) {
       {{"--stencil.M", "9"}, "stencil.M = 9 is outside 1 <= M <= 8"},
       {{"--stencil.M", "0"}, "stencil.M = 0 is outside 1 <= M <= 8"},
       {{"--scheme.precision", "quarter"}, "scheme.precision = 'quarter' is unknown; accepted: float, double, half, bfloat16"},
+      {{"--scheme.second_field", "u"}, "scheme.second_field = 'u' is unknown; accepted: previous, velocity"},
       {{"--scheme.cfl", "0"}, "scheme.cfl = 0 is outside 0 < cfl <= 1"},
       {{"--scheme.dt", "-1"}, "scheme.dt = -1 is outside dt > 0"},
       {{"--scheme.steps", "-1"}, "scheme.steps = -1 is outside steps >= 0"},

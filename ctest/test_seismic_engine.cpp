@@ -456,7 +456,7 @@ TEST(SeismicEngine, SixteenBitScaleFollowsTheSources) {
 }
 
 // The velocity form (scheme.second_field = velocity): unified, seven- and three-domain work by the
-// layer kernel give the same bits; in double it follows the reference as closely as u^{n-1} does;
+// layer kernel and by every inner variant that stores the velocity give the same bits; in double it follows the reference as closely as u^{n-1} does;
 // in half and bfloat16 the traces and the field come closer to the reference than with u^{n-1}, whose
 // rounding of u^{n+1} moves the velocity it implies by about 1 / (omega dt) times the velocity's own
 // rounding (docs/seismic.md).
@@ -475,11 +475,13 @@ TEST(SeismicEngine, VelocityFormKeepsTheVelocitysBits) {
       const auto compare = [&]<class S>() {
         constexpr double gain[2] = {2.5, 1.5};
         const EngineResult v = run_engine<S>(m, SeismicWork::unified, nullptr, StepPairs::off, {}, nullptr, velocity);
-        for (SeismicWork work : {SeismicWork::seven_domain, SeismicWork::three_domain}) {
-          const EngineResult w = run_engine<S>(m, work, nullptr, StepPairs::off, {}, nullptr, velocity);
-          EXPECT_EQ(v.u, w.u) << to_string(work);
-          EXPECT_EQ(v.traces, w.traces) << to_string(work);
-        }
+        for (const Variant* inner : inner_kernels(m.stencil, precision_of<S>))
+          for (SeismicWork work : {SeismicWork::seven_domain, SeismicWork::three_domain, SeismicWork::unified}) {
+            if (inner != nullptr && !inner->stores_velocity()) continue;
+            const EngineResult w = run_engine<S>(m, work, inner, StepPairs::off, {}, nullptr, velocity);
+            EXPECT_EQ(v.u, w.u) << name_of(inner) << ", " << to_string(work);
+            EXPECT_EQ(v.traces, w.traces) << name_of(inner) << ", " << to_string(work);
+          }
         const auto with_velocity = misfits(v, ref);
         const auto with_previous = misfits(run_engine<S>(m, SeismicWork::unified, nullptr), ref);
         std::printf("  measured: %s, %s, outer %s: traces' misfit %.2g with the velocity, %.2g with u^{n-1}; field %.2g, %.2g\n",
@@ -494,24 +496,27 @@ TEST(SeismicEngine, VelocityFormKeepsTheVelocitysBits) {
     }
 }
 
-// The velocity form is the layer kernel's alone: an inner or layer variant, stochastic rounding
-// and pairs are refused with it, each in one line.
+// The velocity form is the layer kernel's and that of the variants that store it: another inner
+// or layer variant, stochastic rounding and pairs are refused with it, each in one line.
 TEST(SeismicEngine, VelocityFormRefusesVariantsStochasticRoundingAndPairs) {
   const SeismicModel m = small_model(Absorbing::pml, OuterBoundary::zero);
   const Subdomain sub = seismic_subdomain(m, SeismicRun{}.parallel);
   const std::vector<double> speeds = m.velocity->fill(sub.box(), m.h);
   SeismicRun run;
   run.second_field = SecondField::velocity;
-  run.inner = &select_variant("mdrange-stream", m.stencil, Precision::f16);
-  expect_error([&] { SeismicStep<Half>(m, run, speeds); },
-               "scheme.variant = 'mdrange-stream' stores u^{n-1}; accepted with scheme.second_field = 'velocity': auto or "
-               "layer (the layer kernel, which stores the velocity)");
-  run.layer = run.inner;
-  run.inner = nullptr;
-  expect_error([&] { SeismicStep<Half>(m, run, speeds); },
-               "scheme.layer_variant = 'mdrange-stream' stores u^{n-1}; accepted with scheme.second_field = 'velocity': "
-               "auto or layer (the layer kernel, which stores the velocity)");
-  run.layer = nullptr;
+  for (const Variant* other : inner_kernels(m.stencil, Precision::f16)) {
+    if (other == nullptr || other->stores_velocity()) continue;
+    run.inner = other;
+    expect_error([&] { SeismicStep<Half>(m, run, speeds); },
+                 "scheme.variant = '" + other->name() + "' stores u^{n-1}; accepted with scheme.second_field = 'velocity': "
+                 "auto, layer (the layer kernel) or a variant that stores the velocity");
+    run.layer = other;
+    run.inner = nullptr;
+    expect_error([&] { SeismicStep<Half>(m, run, speeds); },
+                 "scheme.layer_variant = '" + other->name() + "' stores u^{n-1}; accepted with scheme.second_field = "
+                 "'velocity': auto, layer (the layer kernel) or a variant that stores the velocity");
+    run.layer = nullptr;
+  }
   run.rounding = Rounding::stochastic;
   expect_error([&] { SeismicStep<Half>(m, run, speeds); },
                "scheme.second_field = 'velocity' rounds to nearest; accepted with scheme.rounding = 'stochastic': previous");

@@ -48,9 +48,8 @@ Outcome run(const SeismicModel& m, const ParallelSpec& par, SeismicWork work, St
   r.pairs = pairs;
   r.rounding = rounding;
   r.second_field = second;
-  // Stochastic rounding and the velocity form are the layer kernel's alone.
-  const bool layer_only = rounding == Rounding::stochastic || second == SecondField::velocity;
-  r.inner = layer_only ? nullptr : &select_variant("mdrange-stream", m.stencil, precision_of<T>);
+  // Stochastic rounding is the layer kernel's alone (mdrange-stream stores the velocity too).
+  r.inner = rounding == Rounding::stochastic ? nullptr : &select_variant("mdrange-stream", m.stencil, precision_of<T>);
   const Subdomain sub = seismic_subdomain(m, par);
   SeismicStep<T> engine(m, r, m.velocity->fill(sub.box(), m.h));
   engine.advance(m.steps);

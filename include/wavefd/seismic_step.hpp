@@ -69,7 +69,7 @@ Rounding parse_rounding(std::string_view name, std::string_view key);  // throws
 // and v written too, 4). Rounding u^{n+1} to a 16-bit format moves it by up to eps |u|, and the
 // velocity that u^{n+1} and u^n imply by as much, which is about 1 / (omega dt) times the velocity's
 // own eps |v|; stored for itself the velocity keeps its bits (minimod's deck in half: docs/seismic.md).
-// The layer kernel's alone so far.
+// The layer kernel stores it, and the variants whose stores_velocity() holds.
 enum class SecondField { previous, velocity };
 std::string_view to_string(SecondField f);
 SecondField parse_second_field(std::string_view name, std::string_view key);  // throws Error
@@ -93,8 +93,8 @@ struct SeismicRun {
                                             // (Variant::takes_pml); null: the layer kernel
   StepPairs pairs = StepPairs::automatic;   // two steps at a time (seven-domain work with an inner variant)
   Rounding rounding = Rounding::nearest;    // of u^{n+1} in 16 bits (stochastic: 16-bit fields only)
-  SecondField second_field = SecondField::previous;  // velocity: the layer kernel only, no pairs,
-                                                     // rounded to nearest
+  SecondField second_field = SecondField::previous;  // velocity: the layer kernel and the variants
+                                                     // that store it, no pairs, rounded to nearest
 };
 
 // Time spent per part of a step, host-side, summed over steps (only when timed: see timed()).

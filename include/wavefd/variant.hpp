@@ -107,6 +107,12 @@ struct TwoStepArgs {
   // takes_pml() holds get it): when active, points outside pml's inner box take the PML update
   // (src/model/pml_point.hpp) and write phi. One launch over the whole box: unified work.
   PmlLayer<arithmetic_t<T>> pml{};
+  // The velocity form (the seismic model's scheme.second_field = velocity; only variants with
+  // stores_velocity() get it, with the coefficient): when not empty, u_prev holds the velocity
+  // u^n - u^{n-1} on entry and u^{n+1} - u^n on exit, and u^{n+1} goes to `next`. u^{n-1} is
+  // u - u_prev in the arithmetic, then the update as above; the velocity is u^{n+1} - u in the
+  // arithmetic, before either is rounded to T (src/model/seismic_layer.hpp, the same bits).
+  Kokkos::View<T*> next{};
   // Where the update is needed (a room from a mesh: its air): when not empty, column (x, y) of the
   // interior needs only its points with z in [z_spans(2 c), z_spans(2 c + 1)), c = x + y * layout.n[0];
   // the others hold 0 and would stay 0. A variant may skip them or update them alike.
@@ -171,6 +177,9 @@ class Variant {
   virtual bool takes_coefficient() const { return false; }
   // Whether apply() reads TwoStepArgs::coefficient_index where it is given (not the coefficient).
   virtual bool takes_coefficient_index() const { return false; }
+  // Whether apply() honours TwoStepArgs::next (the velocity form) with the coefficient, and with
+  // TwoStepArgs::pml where takes_pml() holds.
+  virtual bool stores_velocity() const { return false; }
   // Whether the kernel is native code for one backend (CUDA, HIP, plain C++ and OpenMP), not Kokkos.
   virtual bool native() const { return false; }
   // Whether apply() honours TwoStepArgs::pml for this box of this layout on this build's device.

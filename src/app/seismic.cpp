@@ -36,7 +36,9 @@ namespace {
 
 // The inner box's variant: scheme.variant, or for auto the preferred variant (auto's order, the
 // fastest measured first) that takes a coefficient and supports the stencil.
-const Variant* inner_variant(const std::string& name, const Stencil& s, Precision p) {
+// auto with the velocity form (`velocity`): the preferred variant where it stores the velocity,
+// else the layer kernel.
+const Variant* inner_variant(const std::string& name, const Stencil& s, Precision p, bool velocity) {
   if (name == "layer") return nullptr;  // the layer kernel's own inner path
   if (name != "auto") {
     const Variant& v = select_variant(name, s, p);
@@ -45,19 +47,20 @@ const Variant* inner_variant(const std::string& name, const Stencil& s, Precisio
                   "the variants `wavefd info` marks 'seismic'");
     return &v;
   }
-  return preferred_variant(s, p, true);
+  const Variant* preferred = preferred_variant(s, p, true);
+  return velocity && !preferred->stores_velocity() ? nullptr : preferred;
 }
 
 // scheme.layer_variant: the variant whose PML branch updates the layer's boxes, or null for the
 // layer kernel (`layer`). auto: with a native inner variant, cuda-star-stream where the build has
 // it (minimod 1000^3 on an H100: layer 2.00 against 2.21 ms per step); the Kokkos-only path keeps
-// the layer kernel.
-const Variant* layer_variant(const std::string& name, const Variant* inner, const Stencil& s, Precision p) {
+// the layer kernel; so does the velocity form (`velocity`) where cuda-star-stream does not store it.
+const Variant* layer_variant(const std::string& name, const Variant* inner, const Stencil& s, Precision p, bool velocity) {
   if (name == "layer") return nullptr;
   if (name == "auto") {
     if (inner == nullptr || !inner->native()) return nullptr;
     for (const auto& v : variants())
-      if (v->name() == "cuda-star-stream" && v->supports(s, p)) return v.get();
+      if (v->name() == "cuda-star-stream" && v->supports(s, p) && (!velocity || v->stores_velocity())) return v.get();
     return nullptr;
   }
   std::string accepted = "auto, layer";
@@ -310,22 +313,23 @@ int SeismicCommand::execute() {
       throw Error("scheme.rounding = 'stochastic' rounds fields stored in 16 bits, not " + d.precision +
                   "; accepted: nearest, or scheme.precision = half or bfloat16");
     run.second_field = parse_second_field(d.second_field, "scheme.second_field");
-    // Stochastic rounding and the velocity form are the layer kernel's (the variants round to
-    // nearest and store u^{n-1}).
-    const bool layer_only = run.rounding == Rounding::stochastic || run.second_field == SecondField::velocity;
-    run.inner = layer_only && d.variant == "auto" ? nullptr : inner_variant(d.variant, m.stencil, precision);
+    // Stochastic rounding is the layer kernel's (the variants round to nearest); the velocity form
+    // the layer kernel's and that of the variants that store it.
+    const bool stochastic = run.rounding == Rounding::stochastic;
+    const bool velocity_form = run.second_field == SecondField::velocity;
+    run.inner = stochastic && d.variant == "auto" ? nullptr : inner_variant(d.variant, m.stencil, precision, velocity_form);
     run.tile = parse_tile(d.tile, "scheme.tile");
     // auto: what `wavefd tune --seismic` recorded for this inner box, if anything (its tile unless
     // scheme.tile names one); seven-domain work only, since that is what the tuner timed.
-    if (d.variant == "auto" && run.work == SeismicWork::seven_domain && !is_16_bit(precision) && !layer_only)
+    if (d.variant == "auto" && run.work == SeismicWork::seven_domain && !is_16_bit(precision) && !stochastic && !velocity_form)
       if (const auto t = lookup_tuning(default_tuning_file(), seismic_tuning_key(m, precision, par), "the tuning file")) {
-        run.inner = inner_variant(t->variant, m.stencil, precision);
+        run.inner = inner_variant(t->variant, m.stencil, precision, false);
         if (d.tile == "default") run.tile = t->tile;
         tuned = true;
       }
     if (run.inner) run.inner->check_tile(run.tile, "scheme.tile");
     run.layer_tile = parse_tile(d.layer_tile, "scheme.layer_tile");
-    run.layer = layer_variant(d.layer_variant, run.inner, m.stencil, precision);
+    run.layer = layer_variant(d.layer_variant, run.inner, m.stencil, precision, velocity_form);
     traces_as = trace_format(d.trace_format, m, !d.traces.empty() && !m.receivers.positions.empty());
     if (!d.slices.empty()) {
       slices.prefix = d.slices, slices.every = d.slice_every;

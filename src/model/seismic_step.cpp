@@ -185,12 +185,12 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
                 "'stochastic': auto or layer (the layer kernel, which rounds stochastically)");
   // The velocity form is the layer kernel's (the variants and branches store u^{n+1} over u^{n-1}).
   const bool velocity = run.second_field == SecondField::velocity;
-  if (velocity && run.layer != nullptr)
+  if (velocity && run.layer != nullptr && !run.layer->stores_velocity())
     throw Error("scheme.layer_variant = '" + run.layer->name() + "' stores u^{n-1}; accepted with " +
-                "scheme.second_field = 'velocity': auto or layer (the layer kernel, which stores the velocity)");
-  if (velocity && run.inner != nullptr)
+                "scheme.second_field = 'velocity': auto, layer (the layer kernel) or a variant that stores the velocity");
+  if (velocity && run.inner != nullptr && !run.inner->stores_velocity())
     throw Error("scheme.variant = '" + run.inner->name() + "' stores u^{n-1}; accepted with scheme.second_field = " +
-                "'velocity': auto or layer (the layer kernel, which stores the velocity)");
+                "'velocity': auto, layer (the layer kernel) or a variant that stores the velocity");
   if (velocity && run.rounding == Rounding::stochastic)
     throw Error("scheme.second_field = 'velocity' rounds to nearest; accepted with scheme.rounding = 'stochastic': previous");
   if (velocity && run.pairs == StepPairs::on)
@@ -438,7 +438,7 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   if (peer && run.pairs == StepPairs::on)
     throw Error("parallel.transport = 'peer' exchanges u and v only, and scheme.pairs = on exchanges a third field; "
                 "accepted: scheme.pairs = auto or off with peer, or another transport (nccl, mpi, mpi-gpu)");
-  pairs_ = !kSixteenBit<T> && run.work == SeismicWork::seven_domain && run.inner != nullptr &&
+  pairs_ = !kSixteenBit<T> && !velocity_ && run.work == SeismicWork::seven_domain && run.inner != nullptr &&
            (run.pairs == StepPairs::on || (run.pairs == StepPairs::automatic && fuses && !peer));
   if (pairs_) {
     const index_t radius = m.stencil.radius, reach_x = (radius + pack - 1) / pack * pack;
@@ -517,12 +517,12 @@ template <class T>
 void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec, const T* u, const T* prev,
                                   T* into) {
   if (b.empty()) return;
-  // A layer variant's PML branch, where it takes this box (in place only: a pair's steps write
-  // another field, so they keep the layer kernel).
+  // A layer variant's PML branch, where it takes this box (in place, or into next_ in the velocity
+  // form: a pair's steps write another field, so they keep the layer kernel).
   constexpr Precision precision = precision_of<T>;
-  if (run_.layer != nullptr && pml_ && into == prev && run_.layer->takes_pml(layout_, b, precision)) {
-    TwoStepArgs<T> a{Kokkos::View<const T*>(u, layout_.alloc), Kokkos::View<T*>(into, layout_.alloc), layout_,
-                     &model_.stencil, &laplacian_, exec, run_.layer_tile};
+  if (run_.layer != nullptr && pml_ && (into == prev || velocity_) && run_.layer->takes_pml(layout_, b, precision)) {
+    TwoStepArgs<T> a{Kokkos::View<const T*>(u, layout_.alloc), velocity_ ? v_.data : Kokkos::View<T*>(into, layout_.alloc),
+                     layout_, &model_.stencil, &laplacian_, exec, run_.layer_tile};
     with_speeds(a);
     a.pml = layer_;
     return run_.layer->apply(a, b);
@@ -577,6 +577,7 @@ template <class T>
 void SeismicStep<T>::with_speeds(TwoStepArgs<T>& a) const {
   a.coefficient = vp_;
   a.coefficient_index = coef_index_, a.coefficient_table = coef_table_;  // empty unless taken (byte_index)
+  if (velocity_) a.next = next_.data;  // u_prev is the velocity: u^{n+1} goes to next_
 }
 
 template <class T>

@@ -11,6 +11,7 @@
 // read (the window keeps them stored, half the registers of widened ones).
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -29,6 +30,8 @@ constexpr int kMaxRadius = 8;
 
 // Coef: the variable-coefficient update u_prev = 2 u + coef * (Laplacian) - u_prev (TwoStepArgs),
 // with coef streamed like u_prev; Indexed: as a byte per point into a table (coefficient_index).
+// With `next` (Coef only, the velocity form), u_prev holds the velocity: u^{n+1} goes to next and
+// u^{n+1} - u over u_prev.
 template <class T, int R, int V, int Depth, bool Coef, bool Indexed = false>
 struct StreamStar {
   using P = Pack<T, V>;
@@ -45,6 +48,7 @@ struct StreamStar {
   index_t z_chunk;
   const std::uint8_t* coef_index = nullptr;  // Indexed only: coef[p] == coef_table[coef_index[p]]
   const A* coef_table = nullptr;
+  T* next = nullptr;  // TwoStepArgs::next
 
   KOKKOS_FORCEINLINE_FUNCTION static P load(const T* p) { return load_pack<T, V>(p); }
   KOKKOS_FORCEINLINE_FUNCTION PA load_coefficient(index_t p) const {
@@ -103,10 +107,20 @@ struct StreamStar {
                          out[v]);
       }
       P stored;
-      for (int v = 0; v < V; ++v)
-        stored.v[v] = narrow<T>(Coef ? coefficient_update(row[XL + v], out[v], cur_vp.v[v], widen(cur_prev.v[v]))
-                                     : out[v]);
-      store_pack<T, V>(u_prev + p, stored);
+      if (Coef && next != nullptr) {
+        P moved;
+        for (int v = 0; v < V; ++v) {
+          const A after = coefficient_update(row[XL + v], out[v], cur_vp.v[v], row[XL + v] - widen(cur_prev.v[v]));
+          stored.v[v] = narrow<T>(after), moved.v[v] = narrow<T>(after - row[XL + v]);
+        }
+        store_pack<T, V>(next + p, stored);
+        store_pack<T, V>(u_prev + p, moved);
+      } else {
+        for (int v = 0; v < V; ++v)
+          stored.v[v] = narrow<T>(Coef ? coefficient_update(row[XL + v], out[v], cur_vp.v[v], widen(cur_prev.v[v]))
+                                       : out[v]);
+        store_pack<T, V>(u_prev + p, stored);
+      }
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }
   }
@@ -145,6 +159,7 @@ class MdrangeStream final : public VariantWith16Bit<MdrangeStream, RadiusVariant
   }
   bool takes_coefficient() const override { return true; }
   bool takes_coefficient_index() const override { return true; }
+  bool stores_velocity() const override { return true; }
 
   // Tile: x packs by y rows per block (at most the 128 threads of the launch bound on GPUs), z
   // planes per chunk.
@@ -172,7 +187,7 @@ class MdrangeStream final : public VariantWith16Bit<MdrangeStream, RadiusVariant
     };
     constexpr StreamLaunch how = stream_launch<T, R>();
     const bool coef = a.coefficient.extent(0) > 0, indexed = coef && a.coefficient_index.extent(0) > 0;
-    const bool packs = aligned(a.u.data()) && aligned(a.u_prev.data()) &&
+    const bool packs = aligned(a.u.data()) && aligned(a.u_prev.data()) && (a.next.extent(0) == 0 || aligned(a.next.data())) &&
                        (!coef || (indexed ? aligned(a.coefficient_index.data()) : aligned(a.coefficient.data()))) &&
                        (a.layout.sy * sizeof(T)) % 16 == 0 && (a.layout.sz * sizeof(T)) % 16 == 0 &&
                        box.extent(0) % V == 0;
@@ -189,6 +204,10 @@ class MdrangeStream final : public VariantWith16Bit<MdrangeStream, RadiusVariant
   static void launch(const TwoStepArgs<T>& a, const Box& box) {
     StreamStar<T, R, V, Depth, Coef, Indexed> f{a.u.data(), a.u_prev.data(), a.coefficient.data(), {}, a.layout, box, 0};
     if constexpr (Indexed) f.coef_index = a.coefficient_index.data(), f.coef_table = a.coefficient_table.data();
+    if (a.next.extent(0) > 0) {
+      if constexpr (!Coef) throw std::logic_error("mdrange-stream: the velocity form needs the coefficient");
+      f.next = a.next.data();
+    }
     const auto c = star_axis_weights(*a.weights);
     for (int m = 0; m <= R; ++m) f.c[m] = c[m];
     const auto cs = column_streams<StreamPolicy<MinBlocks>>(a.exec, box, R, V, a.tile);

@@ -119,7 +119,7 @@ class SeismicStep {
   }
   bool pairs() const { return pairs_; }
   Box pair_box() const { return pair_box_; }  // local coordinates; empty without pairs
-  int fields() const { return pairs_ ? 5 : velocity_ ? 4 : 3; }  // full-grid fields held (u, v, vp; next, after)
+  int fields() const { return pairs_ ? 5 : velocity() ? 4 : 3; }  // full-grid fields held (u, v, vp; next, after)
   double bytes() const;                           // what those fields, vp's index and phi take on this rank
   // vp's table (TwoStepArgs::coefficient_table): its values, 0 where vp has no byte index.
   index_t coefficient_table_size() const { return index_t(coef_table_.extent(0)); }
@@ -130,7 +130,7 @@ class SeismicStep {
   const Field<T>& u() const { return u_; }
   // u^{n-1}; throws Error where v holds the velocity (velocity()).
   const Field<T>& u_prev() const;
-  bool velocity() const { return velocity_; }  // scheme.second_field = velocity
+  bool velocity() const { return run_.second_field == SecondField::velocity; }
   const Field<T>& second() const { return v_; }  // u^{n-1} or the velocity u^n - u^{n-1}
   const Layout& layout() const { return layout_; }
   const Subdomain& subdomain() const { return sub_; }
@@ -162,12 +162,13 @@ class SeismicStep {
   void update_layer(const Box& b, const Kokkos::DefaultExecutionSpace& exec) {
     update_layer(b, exec, u_.data.data(), v_.data.data(), target());
   }
-  T* target() const { return (velocity_ ? next_ : v_).data.data(); }  // where a step writes u^{n+1}
+  T* target() const { return (velocity() ? next_ : v_).data.data(); }  // where a step writes u^{n+1}
   void update_inner(const Box& b, const Kokkos::DefaultExecutionSpace& exec);
   void with_speeds(TwoStepArgs<T>& a) const;  // the coefficient (V dt / h)^2, and its byte index where kept
   void update_with_branch(const Box& b);  // the inner variant's PML branch, else the layer kernel
-  // Adds step `step`'s sources to f, except at points inside `skip`.
-  void add_sources(const Field<T>& f, long step, const Box& skip = {});
+  // Adds step `step`'s sources to f, and to `also` where given (the velocity: it gains what u^{n+1}
+  // gains), except at points inside `skip`.
+  void add_sources(const Field<T>& f, long step, const Box& skip = {}, const Field<T>* also = nullptr);
   void source_values(long step);  // src_add_ <- what step `step` adds at each source point
   void sample_receivers(const Field<T>& f, long sample);
   void sample_after(const Field<T>& f, long done);  // the receivers on f after `done` steps, when due
@@ -205,7 +206,6 @@ class SeismicStep {
   bool pml_ = false, sponge_ = false;
   bool branch_by_inner_ = false;
   bool pairs_ = false;
-  bool velocity_ = false;                    // v holds u^n - u^{n-1}, and a step writes u^{n+1} into next_
   Field<T> next_, after_;                    // a pair's u^{n+1}, u^{n+2}; the velocity form's u^{n+1}
   Box pair_box_;                             // what the inner variant updates in a pair
   std::vector<Box> pair_layer_;              // the layer kernel's boxes in a pair: slabs_ and the rims

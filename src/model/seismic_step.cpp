@@ -183,19 +183,17 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   if (run.rounding == Rounding::stochastic && run.inner != nullptr)
     throw Error("scheme.variant = '" + run.inner->name() + "' rounds to nearest; accepted with scheme.rounding = " +
                 "'stochastic': auto or layer (the layer kernel, which rounds stochastically)");
-  // The velocity form is the layer kernel's (the variants and branches store u^{n+1} over u^{n-1}).
-  const bool velocity = run.second_field == SecondField::velocity;
-  if (velocity && run.layer != nullptr && !run.layer->stores_velocity())
+  // The velocity form is the layer kernel's and that of the variants that store it.
+  if (velocity() && run.layer != nullptr && !run.layer->stores_velocity())
     throw Error("scheme.layer_variant = '" + run.layer->name() + "' stores u^{n-1}; accepted with " +
                 "scheme.second_field = 'velocity': auto, layer (the layer kernel) or a variant that stores the velocity");
-  if (velocity && run.inner != nullptr && !run.inner->stores_velocity())
+  if (velocity() && run.inner != nullptr && !run.inner->stores_velocity())
     throw Error("scheme.variant = '" + run.inner->name() + "' stores u^{n-1}; accepted with scheme.second_field = " +
                 "'velocity': auto, layer (the layer kernel) or a variant that stores the velocity");
-  if (velocity && run.rounding == Rounding::stochastic)
+  if (velocity() && run.rounding == Rounding::stochastic)
     throw Error("scheme.second_field = 'velocity' rounds to nearest; accepted with scheme.rounding = 'stochastic': previous");
-  if (velocity && run.pairs == StepPairs::on)
+  if (velocity() && run.pairs == StepPairs::on)
     throw Error("scheme.pairs = 'on' steps u^{n-1}, not scheme.second_field = 'velocity'; accepted: auto or off");
-  velocity_ = velocity;
   if (kSixteenBit<T> && run.pairs == StepPairs::on)
     throw Error("scheme.pairs = 'on' takes fields in float or double, not " + std::string(to_string(precision)) +
                 "; accepted: auto or off");
@@ -237,7 +235,7 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   laplacian_ = make_laplacian_stencil<A>(m.stencil, layout_);
   axis_c_ = star_axis_weights(laplacian_);  // the layer's weights: the inner box's, bit for bit
   touch({u_.data, v_.data});
-  if (velocity_) {
+  if (velocity()) {
     next_ = make_field<T>("wavefd::seismic_next", layout_);
     touch({next_.data});
     Kokkos::deep_copy(next_.data, narrow<T>(0));  // zero ghosts, as u's
@@ -438,7 +436,7 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
   if (peer && run.pairs == StepPairs::on)
     throw Error("parallel.transport = 'peer' exchanges u and v only, and scheme.pairs = on exchanges a third field; "
                 "accepted: scheme.pairs = auto or off with peer, or another transport (nccl, mpi, mpi-gpu)");
-  pairs_ = !kSixteenBit<T> && !velocity_ && run.work == SeismicWork::seven_domain && run.inner != nullptr &&
+  pairs_ = !kSixteenBit<T> && !velocity() && run.work == SeismicWork::seven_domain && run.inner != nullptr &&
            (run.pairs == StepPairs::on || (run.pairs == StepPairs::automatic && fuses && !peer));
   if (pairs_) {
     const index_t radius = m.stencil.radius, reach_x = (radius + pack - 1) / pack * pack;
@@ -520,8 +518,8 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
   // A layer variant's PML branch, where it takes this box (in place, or into next_ in the velocity
   // form: a pair's steps write another field, so they keep the layer kernel).
   constexpr Precision precision = precision_of<T>;
-  if (run_.layer != nullptr && pml_ && (into == prev || velocity_) && run_.layer->takes_pml(layout_, b, precision)) {
-    TwoStepArgs<T> a{Kokkos::View<const T*>(u, layout_.alloc), velocity_ ? v_.data : Kokkos::View<T*>(into, layout_.alloc),
+  if (run_.layer != nullptr && pml_ && (into == prev || velocity()) && run_.layer->takes_pml(layout_, b, precision)) {
+    TwoStepArgs<T> a{Kokkos::View<const T*>(u, layout_.alloc), velocity() ? v_.data : Kokkos::View<T*>(into, layout_.alloc),
                      layout_, &model_.stencil, &laplacian_, exec, run_.layer_tile};
     with_speeds(a);
     a.pml = layer_;
@@ -529,7 +527,7 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
   }
   const auto launch = [&]<int R, int V, int Kind>() {
     seismic::LayerStream<T, R, V, Kind> f{u, prev, into, vp_.data(), layer_, layout_, {}, b, 0};
-    if (velocity_) f.velocity = v_.data.data();  // prev is v: each point reads its velocity, then writes it
+    if (velocity()) f.velocity = v_.data.data();  // prev is v: each point reads its velocity, then writes it
     if (run_.rounding == Rounding::stochastic) {
       f.stochastic = true, f.step = steps_;
       for (int d = 0; d < 3; ++d) f.offset[d] = sub_.offset[d];
@@ -569,7 +567,7 @@ void SeismicStep<T>::update_layer(const Box& b, const Kokkos::DefaultExecutionSp
 
 template <class T>
 const Field<T>& SeismicStep<T>::u_prev() const {
-  if (velocity_) throw Error("seismic engine: u^{n-1} is not stored with scheme.second_field = 'velocity' (second())");
+  if (velocity()) throw Error("seismic engine: u^{n-1} is not stored with scheme.second_field = 'velocity' (second())");
   return v_;
 }
 
@@ -577,7 +575,7 @@ template <class T>
 void SeismicStep<T>::with_speeds(TwoStepArgs<T>& a) const {
   a.coefficient = vp_;
   a.coefficient_index = coef_index_, a.coefficient_table = coef_table_;  // empty unless taken (byte_index)
-  if (velocity_) a.next = next_.data;  // u_prev is the velocity: u^{n+1} goes to next_
+  if (velocity()) a.next = next_.data;  // u_prev is the velocity: u^{n+1} goes to next_
 }
 
 template <class T>
@@ -600,7 +598,7 @@ void SeismicStep<T>::update_with_branch(const Box& b) {
 }
 
 template <class T>
-void SeismicStep<T>::add_sources(const Field<T>& f, long step, const Box& skip) {
+void SeismicStep<T>::add_sources(const Field<T>& f, long step, const Box& skip, const Field<T>* also) {
   if (src_point_.extent(0) == 0 || step >= long(src_amp_.extent(0))) return;
   const auto point = src_point_;
   const auto begin = src_begin_;
@@ -609,6 +607,7 @@ void SeismicStep<T>::add_sources(const Field<T>& f, long step, const Box& skip) 
   const auto xyz = src_xyz_;
   const auto amp = Kokkos::subview(src_amp_, step, Kokkos::ALL);
   const auto v = f.data;
+  const auto w = also ? also->data : Kokkos::View<T*>();
   const double scale = scale_;
   Kokkos::parallel_for("wavefd::seismic_sources", Range(compute_, 0, index_t(point.extent(0))), KOKKOS_LAMBDA(index_t i) {
     bool skipped = true;
@@ -616,7 +615,9 @@ void SeismicStep<T>::add_sources(const Field<T>& f, long step, const Box& skip) 
     if (skipped) return;
     double sum = 0;
     for (int e = begin(i); e < begin(i + 1); ++e) sum += coef(e) * amp(which(e));
-    v(point(i)) = narrow<T>(widen(v(point(i))) + static_cast<A>(sum * scale));
+    const A add = static_cast<A>(sum * scale);
+    v(point(i)) = narrow<T>(widen(v(point(i))) + add);
+    if (w.extent(0) > 0) w(point(i)) = narrow<T>(widen(w(point(i))) + add);
   });
 }
 
@@ -705,9 +706,8 @@ void SeismicStep<T>::step() {
     update_layer_boxes(slabs_, u_.data.data(), v_.data.data(), target());
     part_done(times_.layer);
   }
-  Field<T>& next = velocity_ ? next_ : v_;
-  add_sources(next, steps_);
-  if (velocity_) add_sources(v_, steps_);  // the velocity is next - u: it gains what next gains
+  Field<T>& next = velocity() ? next_ : v_;
+  add_sources(next, steps_, {}, velocity() ? &v_ : nullptr);
   part_done(times_.sources);
   sample_after(next, steps_ + 1);
   part_done(times_.receivers);
@@ -808,7 +808,7 @@ std::vector<std::vector<double>> SeismicStep<T>::partial_traces() const {
 
 template <class T>
 double SeismicStep<T>::bytes() const {
-  const double fields = double(layout_.alloc) * ((pairs_ ? 4 : velocity_ ? 3 : 2) * sizeof(T) + sizeof(A));
+  const double fields = double(layout_.alloc) * ((pairs_ ? 4 : velocity() ? 3 : 2) * sizeof(T) + sizeof(A));
   return fields + double(coef_index_.extent(0)) + double(phi_points_) * sizeof(A);
 }
 

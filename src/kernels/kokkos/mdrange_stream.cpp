@@ -106,21 +106,17 @@ struct StreamStar {
                              (widen(w[R - m].v[v]) + widen(w[R + m].v[v])),
                          out[v]);
       }
-      P stored;
-      if (Coef && next != nullptr) {
-        P moved;
-        for (int v = 0; v < V; ++v) {
-          const A after = coefficient_update(row[XL + v], out[v], cur_vp.v[v], row[XL + v] - widen(cur_prev.v[v]));
-          stored.v[v] = narrow<T>(after), moved.v[v] = narrow<T>(after - row[XL + v]);
-        }
-        store_pack<T, V>(next + p, stored);
-        store_pack<T, V>(u_prev + p, moved);
-      } else {
-        for (int v = 0; v < V; ++v)
-          stored.v[v] = narrow<T>(Coef ? coefficient_update(row[XL + v], out[v], cur_vp.v[v], widen(cur_prev.v[v]))
-                                       : out[v]);
-        store_pack<T, V>(u_prev + p, stored);
+      const bool velocity = Coef && next != nullptr;
+      P stored, moved;
+      for (int v = 0; v < V; ++v) {
+        const A prev_v = widen(cur_prev.v[v]);  // u^{n-1}, or the velocity: u^{n-1} = u - it
+        const A after =
+            Coef ? coefficient_update(row[XL + v], out[v], cur_vp.v[v], velocity ? row[XL + v] - prev_v : prev_v) : out[v];
+        stored.v[v] = narrow<T>(after);
+        if (velocity) moved.v[v] = narrow<T>(after - row[XL + v]);
       }
+      store_pack<T, V>((velocity ? next : u_prev) + p, stored);
+      if (velocity) store_pack<T, V>(u_prev + p, moved);
       for (int k = 0; k < 2 * R; ++k) w[k] = w[k + 1];
     }
   }

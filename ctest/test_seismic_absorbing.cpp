@@ -38,7 +38,7 @@ SeismicStep<T> make_engine(const SeismicModel& m, Rounding rounding = Rounding::
   run.second_field = second;
   const Variant* preferred = preferred_variant(m.stencil, precision_of<T>, true);
   const bool layer_kernel = rounding == Rounding::stochastic ||
-                            (second == SecondField::velocity && !preferred->stores_velocity());
+                            (second == SecondField::velocity && !preferred->stores_velocity(precision_of<T>));
   run.inner = layer_kernel ? nullptr : preferred;
   const Subdomain sub = seismic_subdomain(m, run.parallel);
   return SeismicStep<T>(m, run, m.velocity->fill(sub.box(), m.h));

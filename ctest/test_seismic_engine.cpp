@@ -477,7 +477,7 @@ TEST(SeismicEngine, VelocityFormKeepsTheVelocitysBits) {
         const EngineResult v = run_engine<S>(m, SeismicWork::unified, nullptr, StepPairs::off, {}, nullptr, velocity);
         for (const Variant* inner : inner_kernels(m.stencil, precision_of<S>))
           for (SeismicWork work : {SeismicWork::seven_domain, SeismicWork::three_domain, SeismicWork::unified}) {
-            if (inner != nullptr && !inner->stores_velocity()) continue;
+            if (inner != nullptr && !inner->stores_velocity(precision_of<S>)) continue;
             const EngineResult w = run_engine<S>(m, work, inner, StepPairs::off, {}, nullptr, velocity);
             EXPECT_EQ(v.u, w.u) << name_of(inner) << ", " << to_string(work);
             EXPECT_EQ(v.traces, w.traces) << name_of(inner) << ", " << to_string(work);
@@ -505,7 +505,7 @@ TEST(SeismicEngine, VelocityFormRefusesVariantsStochasticRoundingAndPairs) {
   SeismicRun run;
   run.second_field = SecondField::velocity;
   for (const Variant* other : inner_kernels(m.stencil, Precision::f16)) {
-    if (other == nullptr || other->stores_velocity()) continue;
+    if (other == nullptr || other->stores_velocity(Precision::f16)) continue;
     run.inner = other;
     expect_error([&] { SeismicStep<Half>(m, run, speeds); },
                  "scheme.variant = '" + other->name() + "' stores u^{n-1}; accepted with scheme.second_field = 'velocity': "

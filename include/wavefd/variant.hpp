@@ -178,8 +178,8 @@ class Variant {
   // Whether apply() reads TwoStepArgs::coefficient_index where it is given (not the coefficient).
   virtual bool takes_coefficient_index() const { return false; }
   // Whether apply() honours TwoStepArgs::next (the velocity form) with the coefficient, and with
-  // TwoStepArgs::pml where takes_pml() holds.
-  virtual bool stores_velocity() const { return false; }
+  // TwoStepArgs::pml where takes_pml() holds, in this precision.
+  virtual bool stores_velocity(Precision) const { return false; }
   // Whether the kernel is native code for one backend (CUDA, HIP, plain C++ and OpenMP), not Kokkos.
   virtual bool native() const { return false; }
   // Whether apply() honours TwoStepArgs::pml for this box of this layout on this build's device.

@@ -48,7 +48,7 @@ const Variant* inner_variant(const std::string& name, const Stencil& s, Precisio
     return &v;
   }
   const Variant* preferred = preferred_variant(s, p, true);
-  return velocity && !preferred->stores_velocity() ? nullptr : preferred;
+  return velocity && !preferred->stores_velocity(p) ? nullptr : preferred;
 }
 
 // scheme.layer_variant: the variant whose PML branch updates the layer's boxes, or null for the
@@ -60,7 +60,7 @@ const Variant* layer_variant(const std::string& name, const Variant* inner, cons
   if (name == "auto") {
     if (inner == nullptr || !inner->native()) return nullptr;
     for (const auto& v : variants())
-      if (v->name() == "cuda-star-stream" && v->supports(s, p) && (!velocity || v->stores_velocity())) return v.get();
+      if (v->name() == "cuda-star-stream" && v->supports(s, p) && (!velocity || v->stores_velocity(p))) return v.get();
     return nullptr;
   }
   std::string accepted = "auto, layer";

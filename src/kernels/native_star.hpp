@@ -20,6 +20,8 @@ template <class T>
 struct StarArgs {
   const T* u = nullptr;     // u^n, flat array with x contiguous
   T* u_prev = nullptr;      // u^{n-1} in, u^{n+1} out
+  T* next = nullptr;        // when set (with coef): the velocity form (TwoStepArgs::next): u_prev holds
+                            // u^n - u^{n-1} in and u^{n+1} - u^n out, u^{n+1} goes here
   const arithmetic_t<T>* coef = nullptr;  // when set, a variable coefficient on u's layout (TwoStepArgs::
                                           // coefficient): u_prev <- 2 u + coef * (Laplacian with weights c) - u_prev
   const std::uint8_t* coef_index = nullptr;  // when set (with coef), coef as a byte per point into coef_table
@@ -46,7 +48,8 @@ struct StarArgs {
 template <class T>
 bool vector_aligned(const StarArgs<T>& a, int points = int(16 / sizeof(T))) {
   const auto first = [&]<class E>(const E* p) { return reinterpret_cast<std::uintptr_t>(p + a.origin + a.lo[0]); };
-  return first(a.u) % 16 == 0 && first(a.u_prev) % 16 == 0 && (!a.coef || first(a.coef) % 16 == 0) &&
+  return first(a.u) % 16 == 0 && first(a.u_prev) % 16 == 0 && (!a.next || first(a.next) % 16 == 0) &&
+         (!a.coef || first(a.coef) % 16 == 0) &&
          (a.sy * sizeof(T)) % 16 == 0 &&
          (a.sz * sizeof(T)) % 16 == 0 && (a.hi[0] - a.lo[0]) % points == 0;
 }

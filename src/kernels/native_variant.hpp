@@ -16,6 +16,7 @@ native::StarArgs<T> native_star_args(const TwoStepArgs<T>& a, const Box& box, vo
   native::StarArgs<T> n;
   n.u = a.u.data();
   n.u_prev = a.u_prev.data();
+  if (a.next.extent(0) > 0) n.next = a.next.data();
   if (a.coefficient.extent(0) > 0) n.coef = a.coefficient.data();
   if (n.coef && a.coefficient_index.extent(0) > 0)
     n.coef_index = a.coefficient_index.data(), n.coef_table = a.coefficient_table.data(),

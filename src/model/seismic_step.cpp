@@ -184,10 +184,10 @@ SeismicStep<T>::SeismicStep(const SeismicModel& m, const SeismicRun& run, const 
     throw Error("scheme.variant = '" + run.inner->name() + "' rounds to nearest; accepted with scheme.rounding = " +
                 "'stochastic': auto or layer (the layer kernel, which rounds stochastically)");
   // The velocity form is the layer kernel's and that of the variants that store it.
-  if (velocity() && run.layer != nullptr && !run.layer->stores_velocity())
+  if (velocity() && run.layer != nullptr && !run.layer->stores_velocity(precision_of<T>))
     throw Error("scheme.layer_variant = '" + run.layer->name() + "' stores u^{n-1}; accepted with " +
                 "scheme.second_field = 'velocity': auto, layer (the layer kernel) or a variant that stores the velocity");
-  if (velocity() && run.inner != nullptr && !run.inner->stores_velocity())
+  if (velocity() && run.inner != nullptr && !run.inner->stores_velocity(precision_of<T>))
     throw Error("scheme.variant = '" + run.inner->name() + "' stores u^{n-1}; accepted with scheme.second_field = " +
                 "'velocity': auto, layer (the layer kernel) or a variant that stores the velocity");
   if (velocity() && run.rounding == Rounding::stochastic)

@@ -68,15 +68,19 @@ __host__ __device__ constexpr std::size_t staged_bytes(int threads, int ahead, i
 // is staged as a byte per point (StarArgs::coef_index) and looked up in the block's copy of the
 // table, 1 byte a point instead of 4 (minimod 1000^3, H200: the layer's 18 bytes a point in half
 // become 15, 1.059 -> 1.000 ms per step; in float 1.510 -> 1.454 ms).
+// Velocity (with Coef): the velocity form (StarArgs::next): u_prev holds u^n - u^{n-1} in and
+// u^{n+1} - u^n out, and u^{n+1} goes to next.
 template <class T, int R, int BX, int BY, int V, bool Images, bool Coef, bool Pml = false, int Ahead = 0,
-          bool RowsAhead = false>
+          bool RowsAhead = false, bool Velocity = false>
 __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
-    star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, const arithmetic_t<T>* __restrict__ coef,
+    star_stream_kernel(const T* __restrict__ u, T* __restrict__ u_prev, T* __restrict__ next,
+                       const arithmetic_t<T>* __restrict__ coef,
                        std::int64_t sy, std::int64_t sz,
                        std::int64_t origin, int lo0, int lo1, int lo2, int hi0, int hi1, int hi2,
                        int z_chunk, Coeffs<arithmetic_t<T>, R> k, const GhostImages images,
                        const PmlLayer<arithmetic_t<T>> pml_layer, const CoefIndex<arithmetic_t<T>> index) {
   using A = arithmetic_t<T>;  // also the coefficient's and phi's type
+  static_assert(Coef || !Velocity, "the velocity form comes with the coefficient");
   const PmlLayer<A>& layer = pml_layer;
   // x halo: R rounded up to whole vectors on each side, so that every read is an aligned vector.
   constexpr int TX = BX * V;               // tile width in points
@@ -226,6 +230,9 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
     A ph[V];
 #pragma unroll
     for (int v = 0; v < V; ++v) cur_prev[v] = widen(prev[v]), cur_vp[v] = vp[v], ph[v] = phi_next[v];
+    if constexpr (Velocity)  // the velocity form: u^{n-1} = u - v, in the arithmetic
+#pragma unroll
+      for (int v = 0; v < V; ++v) cur_prev[v] = w[R][v] - cur_prev[v];
     const std::int64_t phi_at = phi_next_at;
     if constexpr (Pml)
       if (active && z + 1 < ze) eta_z_ahead = layer.eta[2][z + 3];
@@ -299,7 +306,17 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
           for (int v = 0; v < V; ++v) out[v] = kernels::coefficient_update(w[R][v], out[v], cur_vp[v], cur_prev[v]);
       T stored[V];
       narrow_vector<T, V>(out, stored);
-      store<T, V>(u_prev + base + zoff, stored);
+      if constexpr (Velocity) {  // u^{n+1} to next, u^{n+1} - u over the velocity
+        A moved[V];
+#pragma unroll
+        for (int v = 0; v < V; ++v) moved[v] = out[v] - w[R][v];
+        T moved_stored[V];
+        narrow_vector<T, V>(moved, moved_stored);
+        store<T, V>(next + base + zoff, stored);
+        store<T, V>(u_prev + base + zoff, moved_stored);
+      } else {
+        store<T, V>(u_prev + base + zoff, stored);
+      }
       if constexpr (Images) images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, z, base + zoff, stored);
     }
 #pragma unroll
@@ -342,10 +359,15 @@ void launch(const native::StarArgs<T>& a) {
     index = {a.coef_index, a.coef_table, a.coef_table_size};
   const std::size_t smem =
       pml ? Staged + (RowsAhead ? StagedRows : 0) + (index.at ? Table : 0) : 0;
-  using Kernel = void (*)(const T*, T*, const arithmetic_t<T>*, std::int64_t, std::int64_t, std::int64_t, int, int, int,
+  using Kernel = void (*)(const T*, T*, T*, const arithmetic_t<T>*, std::int64_t, std::int64_t, std::int64_t, int, int, int,
                           int, int, int, int, Coeffs<arithmetic_t<T>, R>, GhostImages, PmlLayer<arithmetic_t<T>>,
                           CoefIndex<arithmetic_t<T>>);
   Kernel kernel = nullptr;
+  // The velocity form (StarArgs::next) a template argument, so that the form that stores u^{n-1}
+  // keeps its registers and instructions.
+  const bool velocity = a.next != nullptr;
+  if (velocity && (!a.coef || !kSixteenBit<T>))  // CudaStarStream::stores_velocity
+    throw std::logic_error("cuda star-stream: the velocity form is compiled with the coefficient in 16 bits");
   if constexpr (WithPml)
     if (pml) kernel = star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead, RowsAhead>;
   if constexpr (WithoutPml)
@@ -353,12 +375,16 @@ void launch(const native::StarArgs<T>& a) {
       kernel = a.coef            ? star_stream_kernel<T, R, BX, BY, V, false, true>
                : a.images.active ? star_stream_kernel<T, R, BX, BY, V, true, false>
                                  : star_stream_kernel<T, R, BX, BY, V, false, false>;
+  if constexpr (kSixteenBit<T> && WithPml)
+    if (pml && velocity) kernel = star_stream_kernel<T, R, BX, BY, V, false, true, true, PmlAhead, RowsAhead, true>;
+  if constexpr (kSixteenBit<T> && WithoutPml)
+    if (!pml && velocity) kernel = star_stream_kernel<T, R, BX, BY, V, false, true, false, 0, false, true>;
   if (!kernel) throw std::logic_error("cuda star-stream: in 16 bits the PML branch, and only it, takes vectors of 4 points");
   // Tiles of 8 rows with the rows staged need more than the 48 KiB a block has unless it asks.
   if (smem > 48 * 1024)
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)), "cuda star-stream",
           "shared memory");
-  kernel<<<grid, block, smem, static_cast<cudaStream_t>(a.stream)>>>(a.u, a.u_prev, a.coef, a.sy, a.sz, a.origin, a.lo[0],
+  kernel<<<grid, block, smem, static_cast<cudaStream_t>(a.stream)>>>(a.u, a.u_prev, a.next, a.coef, a.sy, a.sz, a.origin, a.lo[0],
                                                                   a.lo[1], a.lo[2], a.hi[0], a.hi[1], a.hi[2], chunk, k,
                                                                   a.images, a.pml, index);
   check(cudaGetLastError(), "cuda star-stream", "launch");

@@ -24,6 +24,9 @@ class CudaStarStream final : public VariantWith16Bit<CudaStarStream, NativeStarV
   // Its PML branch takes any box (16-byte vectors where aligned, 8-byte ones in 16 bits, else one
   // point per thread), in every format.
   bool takes_pml(const Layout&, const Box&, Precision) const override { return true; }
+  // The velocity form with the coefficient and in the PML branch, in 16 bits (the form it exists for:
+  // float keeps its velocity's bits with u^{n-1} stored, and its kernels their compile time).
+  bool stores_velocity(Precision p) const override { return bytes_of(p) == 2; }
 
   template <class T>
   void run(const TwoStepArgs<T>& a, const Box& box) const {

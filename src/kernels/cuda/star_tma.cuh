@@ -105,7 +105,10 @@ struct Shape {
 namespace {
 using namespace tma;
 
-template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml, bool Indexed>
+// Velocity (with Coef): the velocity form (StarArgs::next), a template argument so that the form
+// that stores u^{n-1} keeps its registers and instructions.
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml, bool Indexed,
+          bool Velocity>
 __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     star_tma_kernel(const __grid_constant__ CUtensorMap u_map, const __grid_constant__ CUtensorMap prev_map,
                     const __grid_constant__ CUtensorMap coef_map, const native::StarArgs<T> a, int o0, int o1,
@@ -115,6 +118,8 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   using A = arithmetic_t<T>;  // 16-bit storage: values widened to float as read, narrowed as stored
   constexpr int V = S::V;
   T* __restrict__ u_prev = a.u_prev;
+  static_assert(Coef || !Velocity, "the velocity form comes with the coefficient");
+  [[maybe_unused]] T* __restrict__ next = a.next;  // the velocity form: u_prev holds u^n - u^{n-1}
   const A* __restrict__ coef = a.coef;
   const std::int64_t sy = a.sy, sz = a.sz;
   extern __shared__ __align__(128) unsigned char raw[];
@@ -280,6 +285,9 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
       }
     }
 
+    if constexpr (Velocity)  // u^{n-1} = u - v, in the arithmetic
+#pragma unroll
+      for (int v = 0; v < V; ++v) cur_prev[v] = w[R][v] - cur_prev[v];
     const T* c = slot(centre_slot) + own;
     A row[2 * XR + V];  // u(x - XR .. x + V - 1 + XR); the middle V are w[R]
 #pragma unroll
@@ -345,7 +353,17 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     if (active) {
       T stored[V];
       narrow_vector<T, V>(out, stored);
-      store<T, V>(u_prev + p, stored);
+      if constexpr (Velocity) {  // u^{n+1} to next, u^{n+1} - u over the velocity
+        A moved[V];
+#pragma unroll
+        for (int v = 0; v < V; ++v) moved[v] = out[v] - w[R][v];
+        T moved_stored[V];
+        narrow_vector<T, V>(moved, moved_stored);
+        store<T, V>(next + p, stored);
+        store<T, V>(u_prev + p, moved_stored);
+      } else {
+        store<T, V>(u_prev + p, stored);
+      }
       // A coefficient comes without images (star_tma_usable)
       if constexpr (!Coef) {
         if constexpr (decltype(RunsOnly)::value)
@@ -409,7 +427,8 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
 
 constexpr const char* kKernel = "cuda star-tma";
 
-template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml, bool Indexed = false>
+template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml, bool Indexed = false,
+          bool Velocity = false>
 void launch(const native::StarArgs<T>& a) {
   using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml, Indexed>;
   const std::int64_t rows = a.sz / a.sy;
@@ -427,7 +446,7 @@ void launch(const native::StarArgs<T>& a) {
       : Coef  ? plane_map<arithmetic_t<T>>(a.coef, end, a.sy, a.sz, a.alloc, S::TX, BY, fetch, kKernel)
               : prev_map;
 
-  auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml, Indexed>;
+  auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml, Indexed, Velocity>;
   static const bool sized = [&] {
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::SmemBytes)), kKernel,
           "shared memory size");
@@ -483,20 +502,20 @@ void launch(const native::StarArgs<T>& a) {
 // float).
 // Indexed: the coefficient by its byte index where the staged ring fits, else by its values.
 // Three planes ahead; the unrolled kernel (kUnroll) R ahead from R = 3, a ring of 2R + 1 slots.
-template <class T, int R, bool Coef, bool Pml = false, bool Indexed = false>
+template <class T, int R, bool Coef, bool Pml = false, bool Indexed = false, bool Velocity = false>
 void launch_rows(const native::StarArgs<T>& a) {
   const int rows = a.rows != 0 ? a.rows : Pml ? 15 : Coef ? 8 : 16;
   constexpr int Ahead = tma::kUnroll<T, R, Coef, Pml> > 1 && R >= 3 ? R : 3;
   if constexpr (tma::Shape<T, R, 8, Ahead, 2, true, Coef, Pml, Indexed>::Fits)
-    if (rows == 8) return launch<T, R, 8, Ahead, 2, true, Coef, Pml, Indexed>(a);
+    if (rows == 8) return launch<T, R, 8, Ahead, 2, true, Coef, Pml, Indexed, Velocity>(a);
   if constexpr (tma::Shape<T, R, 15, Ahead, 1, true, Coef, Pml, Indexed>::Fits)
-    if (rows == 15) return launch<T, R, 15, Ahead, 1, true, Coef, Pml, Indexed>(a);
+    if (rows == 15) return launch<T, R, 15, Ahead, 1, true, Coef, Pml, Indexed, Velocity>(a);
   if constexpr (tma::Shape<T, R, 16, Ahead, 1, true, Coef, Pml, Indexed>::Fits)
-    return launch<T, R, 16, Ahead, 1, true, Coef, Pml, Indexed>(a);
+    return launch<T, R, 16, Ahead, 1, true, Coef, Pml, Indexed, Velocity>(a);
   else if constexpr (Indexed)
-    return launch_rows<T, R, Coef, Pml>(a);
+    return launch_rows<T, R, Coef, Pml, false, Velocity>(a);
   else
-    return launch<T, R, 16, 3, 1, false, Coef, Pml>(a);
+    return launch<T, R, 16, 3, 1, false, Coef, Pml, false, Velocity>(a);
 }
 
 }  // namespace
@@ -518,15 +537,23 @@ template <class T>
 void star_tma(const native::StarArgs<T>& a) {
   if (a.hi[0] <= a.lo[0] || a.hi[1] <= a.lo[1] || a.hi[2] <= a.lo[2]) return;
   if (a.pml.active() && !a.coef) throw std::runtime_error("cuda star-tma: the PML needs the coefficient");
+  if (a.next && (!a.coef || !kSixteenBit<T>))  // CudaStarTma::stores_velocity
+    throw std::logic_error("cuda star-tma: the velocity form is compiled with the coefficient in 16 bits");
   native::with_star_radius(a.radius, "cuda star-tma", [&](auto R) {
-    if (a.pml.active())
-      launch_rows<T, decltype(R)::value, true, true>(a);
-    else if (a.coef && a.coef_index && a.coef_table_size <= 256)
-      launch_rows<T, decltype(R)::value, true, false, true>(a);
-    else if (a.coef)
-      launch_rows<T, decltype(R)::value, true>(a);
-    else
-      launch_rows<T, decltype(R)::value, false>(a);
+    constexpr int r = decltype(R)::value;
+    const auto with_coefficient = [&](auto velocity) {
+      constexpr bool Velocity = decltype(velocity)::value;
+      if (a.pml.active())
+        launch_rows<T, r, true, true, false, Velocity>(a);
+      else if (a.coef_index && a.coef_table_size <= 256)
+        launch_rows<T, r, true, false, true, Velocity>(a);
+      else
+        launch_rows<T, r, true, false, false, Velocity>(a);
+    };
+    if (!a.coef) return launch_rows<T, r, false>(a);
+    if constexpr (kSixteenBit<T>)
+      if (a.next) return with_coefficient(std::true_type{});
+    with_coefficient(std::false_type{});
   });
 }
 

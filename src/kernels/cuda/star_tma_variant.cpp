@@ -38,6 +38,8 @@ class CudaStarTma final : public VariantWith16Bit<CudaStarTma, NativeStarVariant
   // The coefficient's byte index is staged by the copy engine where the ring fits it (its fallback
   // to cuda-star-stream reads the coefficient's values).
   bool takes_coefficient_index() const override { return true; }
+  // The velocity form in 16 bits, in the copy-engine kernel and in cuda-star-stream's, its fallback.
+  bool stores_velocity(Precision p) const override { return bytes_of(p) == 2; }
   // The PML branch is in the copy-engine kernel only (not in cuda-star-stream's, its fallback).
   bool takes_pml(const Layout& l, const Box& b, Precision p) const override {
     const index_t bytes = bytes_of(p);

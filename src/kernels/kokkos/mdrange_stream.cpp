@@ -155,7 +155,7 @@ class MdrangeStream final : public VariantWith16Bit<MdrangeStream, RadiusVariant
   }
   bool takes_coefficient() const override { return true; }
   bool takes_coefficient_index() const override { return true; }
-  bool stores_velocity() const override { return true; }
+  bool stores_velocity(Precision) const override { return true; }
 
   // Tile: x packs by y rows per block (at most the 128 threads of the launch bound on GPUs), z
   // planes per chunk.

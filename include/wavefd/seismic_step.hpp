@@ -69,7 +69,7 @@ Rounding parse_rounding(std::string_view name, std::string_view key);  // throws
 // and v written too, 4). Rounding u^{n+1} to a 16-bit format moves it by up to eps |u|, and the
 // velocity that u^{n+1} and u^n imply by as much, which is about 1 / (omega dt) times the velocity's
 // own eps |v|; stored for itself the velocity keeps its bits (minimod's deck in half: docs/seismic.md).
-// The layer kernel stores it, and the variants whose stores_velocity() holds.
+// The layer kernel stores it, and the variants whose stores_velocity(precision) holds.
 enum class SecondField { previous, velocity };
 std::string_view to_string(SecondField f);
 SecondField parse_second_field(std::string_view name, std::string_view key);  // throws Error

@@ -494,7 +494,9 @@ void launch(const native::StarArgs<T>& a) {
 
 // Tiles of 16 rows (the default, one block per SM), 8 rows (two blocks per SM: the default with a
 // coefficient and no PML, the seismic inner box: minimod 1000^3 on an H100, loop 7.10 against 7.18 s
-// with 16 rows, each in its best chunks), 15 rows (one block per SM of 16 warps, which
+// with 16 rows, each in its best chunks; not in the velocity form, whose fourth stream gains from
+// 16 rows' fewer halo rows per point: H200, minimod 1000^3 in half, inner box 2.586 against 2.797 ms
+// per step, 2.682 ms in chunks of 64), 15 rows (one block per SM of 16 warps, which
 // may hold 128 registers per thread where 17 warps hold 96: the PML branch's default; H200,
 // minimod's 1000^3 in unified work: 8.3 ms per step against 10.4 ms with 16 rows, which spill),
 // with u- (and the coefficient) staged where the larger ring fits in
@@ -504,7 +506,7 @@ void launch(const native::StarArgs<T>& a) {
 // Three planes ahead; the unrolled kernel (kUnroll) R ahead from R = 3, a ring of 2R + 1 slots.
 template <class T, int R, bool Coef, bool Pml = false, bool Indexed = false, bool Velocity = false>
 void launch_rows(const native::StarArgs<T>& a) {
-  const int rows = a.rows != 0 ? a.rows : Pml ? 15 : Coef ? 8 : 16;
+  const int rows = a.rows != 0 ? a.rows : Pml ? 15 : Coef && !Velocity ? 8 : 16;
   constexpr int Ahead = tma::kUnroll<T, R, Coef, Pml> > 1 && R >= 3 ? R : 3;
   if constexpr (tma::Shape<T, R, 8, Ahead, 2, true, Coef, Pml, Indexed>::Fits)
     if (rows == 8) return launch<T, R, 8, Ahead, 2, true, Coef, Pml, Indexed, Velocity>(a);

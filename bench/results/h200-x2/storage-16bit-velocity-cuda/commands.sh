@@ -1,10 +1,8 @@
 #!/bin/bash
-# Device call (issue 40): the velocity form in cuda-star-tma and cuda-star-stream (16 bits, a
-# template argument). Build (cuda preset: MPI, NCCL); GPU tests of the seismic engine; minimod
-# 1000^3 with 95 receivers on one GPU: half with u^{n-1} (twice: does the previous form keep its
-# speed?), half with the velocity (twice), bfloat16 with the velocity, float; on two GPUs
-# (1 x 1 x 2) half with the velocity through peer and nccl, bfloat16 through peer: traces against
-# one GPU's byte for byte.
+# Device call (issue 40): the velocity form with the inner box in 16-row tiles (4e67522). Build
+# (cuda preset); the velocity tests on the GPU; the copy probe (the fp32 floor of this call);
+# minimod 1000^3 with 95 receivers in half with the velocity (twice) and bfloat16 on one GPU, and
+# half on two (1 x 1 x 2, peer): traces against one GPU's byte for byte.
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ROOT=$PWD; R=$OUT/r; mkdir -p $R
@@ -26,15 +24,17 @@ B=$ROOT/build/cuda/wavefd
 DECK=$R/seismic-minimod-1000-receivers.toml
 cp bench/results/h200-x2/storage-16bit-seismic/seismic-minimod-1000-receivers.toml $DECK
 cd $R
-CUDA_VISIBLE_DEVICES=0 timeout 150 $ROOT/build/cuda/ctest/test_engine --gtest_filter='SeismicEngine.*:SeismicAbsorbing.SixteenBit*' > engine.txt 2>&1
+CUDA_VISIBLE_DEVICES=0 timeout 150 $ROOT/build/cuda/ctest/test_engine --gtest_filter='SeismicEngine.Velocity*' > engine.txt 2>&1
 echo "tests rc=$? $(grep -E '^\[  (PASSED|FAILED)' engine.txt | tr '\n' ';')"; grep -E "FAILED|Failure|illegal" -A3 engine.txt | head -20
+CUDA_VISIBLE_DEVICES=0 timeout 60 $B bench --family star --M 4 --n 512 512 512 --variant cuda-star-tma --precision float --json star.json > star.log 2>&1
+echo "bench rc=$?"; grep -E "copy probe" star.log
 show() { grep -E "s for|per step" | cut -c16-150; }
-for run in half-previous-1 half-velocity-1 half-previous-2 half-velocity-2 bfloat16-velocity float-previous; do p=${run%%-*}
+for run in half-velocity-1 half-velocity-2 bfloat16-velocity; do p=${run%%-*}
   sf=${run#*-}; sf=${sf%-*}
   timeout 90 $B seismic $DECK --scheme.precision $p --scheme.second_field $sf --output.progress none --receivers.file traces-1-$run.bin \
     --output.summary seismic-1-$run.json > seismic-1-$run.log 2>&1; echo "1 GPU $run rc=$?"; show < seismic-1-$run.log
 done
-for c in half-peer half-nccl bfloat16-peer; do p=${c%-*}; t=${c#*-}
+for c in half-peer; do p=${c%-*}; t=${c#*-}
   timeout 90 mpirun --allow-run-as-root -np 2 $B seismic $DECK --scheme.precision $p --scheme.second_field velocity --output.progress none \
     --parallel.transport $t --receivers.file traces-2-$p-velocity-$t.bin --output.summary seismic-2-$p-velocity-$t.json \
     > seismic-2-$p-velocity-$t.log 2>&1; echo "2 GPUs $p velocity $t rc=$?"; show < seismic-2-$p-velocity-$t.log

@@ -230,9 +230,7 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
     A ph[V];
 #pragma unroll
     for (int v = 0; v < V; ++v) cur_prev[v] = widen(prev[v]), cur_vp[v] = vp[v], ph[v] = phi_next[v];
-    if constexpr (Velocity)  // the velocity form: u^{n-1} = u - v, in the arithmetic
-#pragma unroll
-      for (int v = 0; v < V; ++v) cur_prev[v] = w[R][v] - cur_prev[v];
+    previous_from_second<Velocity>(w[R], cur_prev);
     const std::int64_t phi_at = phi_next_at;
     if constexpr (Pml)
       if (active && z + 1 < ze) eta_z_ahead = layer.eta[2][z + 3];
@@ -305,18 +303,7 @@ __global__ void __launch_bounds__(BX * BY, Pml ? 512 / (BX * BY) : 1)
 #pragma unroll
           for (int v = 0; v < V; ++v) out[v] = kernels::coefficient_update(w[R][v], out[v], cur_vp[v], cur_prev[v]);
       T stored[V];
-      narrow_vector<T, V>(out, stored);
-      if constexpr (Velocity) {  // u^{n+1} to next, u^{n+1} - u over the velocity
-        A moved[V];
-#pragma unroll
-        for (int v = 0; v < V; ++v) moved[v] = out[v] - w[R][v];
-        T moved_stored[V];
-        narrow_vector<T, V>(moved, moved_stored);
-        store<T, V>(next + base + zoff, stored);
-        store<T, V>(u_prev + base + zoff, moved_stored);
-      } else {
-        store<T, V>(u_prev + base + zoff, stored);
-      }
+      store_update<Velocity>(u_prev, next, base + zoff, out, w[R], stored);
       if constexpr (Images) images.template store<typename Vec<T, V>::type>(u_prev, img, x, y, z, base + zoff, stored);
     }
 #pragma unroll

@@ -119,7 +119,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   constexpr int V = S::V;
   T* __restrict__ u_prev = a.u_prev;
   static_assert(Coef || !Velocity, "the velocity form comes with the coefficient");
-  [[maybe_unused]] T* __restrict__ next = a.next;  // the velocity form: u_prev holds u^n - u^{n-1}
+  T* __restrict__ next = a.next;  // the velocity form: u_prev holds u^n - u^{n-1}
   const A* __restrict__ coef = a.coef;
   const std::int64_t sy = a.sy, sz = a.sz;
   extern __shared__ __align__(128) unsigned char raw[];
@@ -285,9 +285,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
       }
     }
 
-    if constexpr (Velocity)  // u^{n-1} = u - v, in the arithmetic
-#pragma unroll
-      for (int v = 0; v < V; ++v) cur_prev[v] = w[R][v] - cur_prev[v];
+    previous_from_second<Velocity>(w[R], cur_prev);
     const T* c = slot(centre_slot) + own;
     A row[2 * XR + V];  // u(x - XR .. x + V - 1 + XR); the middle V are w[R]
 #pragma unroll
@@ -352,18 +350,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     release_slot(centre_slot);
     if (active) {
       T stored[V];
-      narrow_vector<T, V>(out, stored);
-      if constexpr (Velocity) {  // u^{n+1} to next, u^{n+1} - u over the velocity
-        A moved[V];
-#pragma unroll
-        for (int v = 0; v < V; ++v) moved[v] = out[v] - w[R][v];
-        T moved_stored[V];
-        narrow_vector<T, V>(moved, moved_stored);
-        store<T, V>(next + p, stored);
-        store<T, V>(u_prev + p, moved_stored);
-      } else {
-        store<T, V>(u_prev + p, stored);
-      }
+      store_update<Velocity>(u_prev, next, p, out, w[R], stored);
       // A coefficient comes without images (star_tma_usable)
       if constexpr (!Coef) {
         if constexpr (decltype(RunsOnly)::value)

@@ -159,6 +159,35 @@ __device__ __forceinline__ void narrow_vector(const arithmetic_t<T> (&in)[V], T 
   }
 }
 
+// The two-step update's second field at the point as u^{n-1}: read as it is, or in the velocity
+// form (StarArgs::next) as u - v, in the arithmetic.
+template <bool Velocity, class A, int V>
+__device__ __forceinline__ void previous_from_second(const A (&centre)[V], A (&second)[V]) {
+  if constexpr (Velocity) {
+#pragma unroll
+    for (int v = 0; v < V; ++v) second[v] = centre[v] - second[v];
+  }
+}
+
+// The update's V values u^{n+1} (`out`) stored at `at`: over u^{n-1} in `second`, or in the velocity
+// form u^{n+1} in `next` and u^{n+1} - u over the velocity in `second`. `stored`: u^{n+1} as T.
+template <bool Velocity, class T, int V>
+__device__ __forceinline__ void store_update(T* second, T* next, std::int64_t at, const arithmetic_t<T> (&out)[V],
+                                             const arithmetic_t<T> (&centre)[V], T (&stored)[V]) {
+  narrow_vector<T, V>(out, stored);
+  if constexpr (Velocity) {
+    arithmetic_t<T> moved[V];
+#pragma unroll
+    for (int v = 0; v < V; ++v) moved[v] = out[v] - centre[v];
+    T moved_stored[V];
+    narrow_vector<T, V>(moved, moved_stored);
+    store<T, V>(next + at, stored);
+    store<T, V>(second + at, moved_stored);
+  } else {
+    store<T, V>(second + at, stored);
+  }
+}
+
 // A thread's copy of one vector from global to shared memory in the background (sm_80+), in
 // groups it commits and waits for: 16-byte copies bypass L1, smaller ones go through it.
 template <class T, int V>

@@ -438,6 +438,34 @@ TEST(SeismicEngine, SixteenBitFieldsFollowTheReference) {
     }
 }
 
+// Every tile an inner variant accepts for the seismic inner box in 16 bits gives the layer kernel's
+// bits in both forms, on a grid whose inner box spans several tiles along x (cuda-star-tma's tiles
+// of 16 threads across x hold two rows a warp: 64 points wide, the box 136 columns).
+TEST(SeismicEngine, SixteenBitInnerTilesGiveTheLayerKernelsBits) {
+  SeismicModel m = small_model(Absorbing::pml, OuterBoundary::zero);
+  m.n[0] = 150;
+  m.steps = 40;
+  const auto compare = [&]<class S>() {
+    for (SecondField second : {SecondField::previous, SecondField::velocity}) {
+      const EngineResult a = run_engine<S>(m, SeismicWork::unified, nullptr, StepPairs::off, {}, nullptr, second);
+      ASSERT_GT(max_abs(a.u), 0);
+      for (const Variant* inner : inner_kernels(m.stencil, precision_of<S>)) {
+        if (inner == nullptr || (second == SecondField::velocity && !inner->stores_velocity(precision_of<S>))) continue;
+        for (const Tile tile : {Tile{32, 16, 8}, Tile{32, 8, 8}, Tile{16, 16, 8}, Tile{16, 32, 8}}) {
+          if (!inner->accepts_tile(tile)) continue;
+          SCOPED_TRACE(name_of(inner) + ", tile " + to_string(tile) + ", " + std::string(to_string(precision_of<S>)) +
+                       (second == SecondField::velocity ? ", velocity" : ", u^{n-1}"));
+          const EngineResult b = run_engine<S>(m, SeismicWork::seven_domain, inner, StepPairs::off, tile, nullptr, second);
+          EXPECT_EQ(a.u, b.u);
+          EXPECT_EQ(a.traces, b.traces);
+        }
+      }
+    }
+  };
+  compare.template operator()<Half>();
+  compare.template operator()<BFloat16>();
+}
+
 // The scale goes in at the sources and out at the receivers: sources 2^k times stronger give
 // traces exactly 2^k times larger, down to amplitudes half could not hold unscaled (2^-60 of the
 // model's: every value a source adds would round to 0).

@@ -438,9 +438,9 @@ TEST(SeismicEngine, SixteenBitFieldsFollowTheReference) {
     }
 }
 
-// Every tile an inner variant accepts for the seismic inner box in 16 bits gives the layer kernel's
-// bits in both forms, on a grid whose inner box spans several tiles along x (cuda-star-tma's tiles
-// of 16 threads across x hold two rows a warp: 64 points wide, the box 136 columns).
+// Every tile height an inner variant accepts for the seismic inner box in 16 bits gives the layer
+// kernel's bits in both forms, in chunks of 8 planes, on a grid whose inner box spans two of
+// cuda-star-tma's tiles along x (128 points wide; the box 136 columns).
 TEST(SeismicEngine, SixteenBitInnerTilesGiveTheLayerKernelsBits) {
   SeismicModel m = small_model(Absorbing::pml, OuterBoundary::zero);
   m.n[0] = 150;
@@ -451,7 +451,7 @@ TEST(SeismicEngine, SixteenBitInnerTilesGiveTheLayerKernelsBits) {
       ASSERT_GT(max_abs(a.u), 0);
       for (const Variant* inner : inner_kernels(m.stencil, precision_of<S>)) {
         if (inner == nullptr || (second == SecondField::velocity && !inner->stores_velocity(precision_of<S>))) continue;
-        for (const Tile tile : {Tile{32, 16, 8}, Tile{32, 8, 8}, Tile{16, 16, 8}, Tile{16, 32, 8}}) {
+        for (const Tile tile : {Tile{32, 16, 8}, Tile{32, 8, 8}}) {
           if (!inner->accepts_tile(tile)) continue;
           SCOPED_TRACE(name_of(inner) + ", tile " + to_string(tile) + ", " + std::string(to_string(precision_of<S>)) +
                        (second == SecondField::velocity ? ", velocity" : ", u^{n-1}"));

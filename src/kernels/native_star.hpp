@@ -33,7 +33,6 @@ struct StarArgs {
   int radius = 1;
   arithmetic_t<T> c[kMaxStarRadius + 1] = {};  // c[0] centre weight, c[m] axis weight at distance m
   int rows = 0;             // tile height in rows (one per thread row; 0: the kernel's default)
-  int lanes = 32;           // threads across x per tile row (16: two rows a warp, cuda-star-tma's inner box)
   int z_chunk = 0;          // planes per block along z (0: automatic)
   bool beside_larger_update = false;  // TwoStepArgs::beside_larger_update
   void* stream = nullptr;   // cudaStream_t / hipStream_t

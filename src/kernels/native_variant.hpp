@@ -30,7 +30,6 @@ native::StarArgs<T> native_star_args(const TwoStepArgs<T>& a, const Box& box, vo
   const auto c = star_axis_weights(*a.weights);
   for (int m = 0; m <= n.radius; ++m) n.c[m] = c[m];
   n.rows = a.tile.y;
-  if (a.tile.x > 0) n.lanes = a.tile.x;
   n.z_chunk = a.tile.z;
   n.beside_larger_update = a.beside_larger_update;
   n.stream = stream;

@@ -64,26 +64,24 @@ inline constexpr int kUnroll = kSixteenBit<T> && !Pml && R <= 4 && (Coef || R >=
 // Indexed (with StagePrev): the coefficient staged as a byte per point, looked up in a table the
 // block holds in shared memory (StarArgs::coef_index).
 template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef = false, bool Pml = false,
-          bool Indexed = false, int Lanes = 32>
+          bool Indexed = false>
 struct Shape {
   // 16-byte vectors; 8 bytes for the 16-bit formats, so that a tile row with its halo stays within
   // the copy engine's 256 elements per box dimension (32 lanes x 8 halves would be 256 before the halo).
   static constexpr int V = sizeof(T) == 2 ? 4 : 16 / sizeof(T);
-  static constexpr int RowsPerWarp = 32 / Lanes;     // Lanes threads across x: a warp holds 32 / Lanes rows
-  static constexpr int TileRows = BY * RowsPerWarp;   // tile height in rows
-  static constexpr int TX = Lanes * V;                // tile width in points
+  static constexpr int TX = 32 * V;                   // tile width in points
   static constexpr int Align = V * int(sizeof(T)) < 16 ? 16 / int(sizeof(T)) : V;  // the copy's x start on 16 bytes
   static constexpr int XL = (R + Align - 1) / Align * Align;  // x halo, whole vectors, so reads stay aligned
   static constexpr int RowLen = TX + 2 * XL;          // slot row (the copy box's x extent)
-  static constexpr int Rows = TileRows + 2 * R;       // slot rows (the box's y extent)
+  static constexpr int Rows = BY + 2 * R;             // slot rows (the box's y extent)
   static constexpr int BoxBytes = RowLen * Rows * int(sizeof(T));
   static constexpr int UBytes = (BoxBytes + 127) / 128 * 128;  // copy destinations: 128-byte aligned
-  static constexpr int PrevBytes = StagePrev ? TX * TileRows * int(sizeof(T)) : 0;  // u- box: the tile, no halo
+  static constexpr int PrevBytes = StagePrev ? TX * BY * int(sizeof(T)) : 0;  // u- box: the tile, no halo
   // and the coefficient's, in the arithmetic (float for the 16-bit formats), or its byte index:
   // that box starts on the 16-byte boundary at or before the tile (a copy's x start must lie on
   // one: elsewhere the copy stopped with an illegal instruction), so its rows are 16 longer.
   static constexpr int IndexRow = TX + 16;
-  static constexpr int CoefBytes = StagePrev && Coef ? (Indexed ? IndexRow : TX * int(sizeof(arithmetic_t<T>))) * TileRows : 0;
+  static constexpr int CoefBytes = StagePrev && Coef ? (Indexed ? IndexRow : TX * int(sizeof(arithmetic_t<T>))) * BY : 0;
   static constexpr int TableBytes = Indexed ? 256 * int(sizeof(arithmetic_t<T>)) : 0;
   static constexpr int StagedBytes = PrevBytes + CoefBytes;
   static constexpr int SlotBytes = UBytes + (StagedBytes + 127) / 128 * 128;
@@ -110,13 +108,13 @@ using namespace tma;
 // Velocity (with Coef): the velocity form (StarArgs::next), a template argument so that the form
 // that stores u^{n-1} keeps its registers and instructions.
 template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml, bool Indexed,
-          bool Velocity, int Lanes>
+          bool Velocity>
 __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     star_tma_kernel(const __grid_constant__ CUtensorMap u_map, const __grid_constant__ CUtensorMap prev_map,
                     const __grid_constant__ CUtensorMap coef_map, const native::StarArgs<T> a, int o0, int o1,
                     int o2, int z_chunk) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml, Indexed, Lanes>;
+  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml, Indexed>;
   using A = arithmetic_t<T>;  // 16-bit storage: values widened to float as read, narrowed as stored
   constexpr int V = S::V;
   T* __restrict__ u_prev = a.u_prev;
@@ -138,8 +136,7 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
   A* table = reinterpret_cast<A*>(base + std::size_t(S::Slots) * S::SlotBytes + S::BarrierBytes + S::PhiBytes);
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int row = warp * S::RowsPerWarp + lane / Lanes, vec = lane % Lanes;  // a consumer's tile row and vector
-  const int x0 = a.lo[0] + blockIdx.x * S::TX, y0 = a.lo[1] + blockIdx.y * S::TileRows;
+  const int x0 = a.lo[0] + blockIdx.x * S::TX, y0 = a.lo[1] + blockIdx.y * BY;
   int zb = a.lo[2] + blockIdx.z * z_chunk;
   int nz = min(z_chunk, a.hi[2] - zb);
   if (a.z_spans) {  // only the z range the tile's columns need (a room's air): the union of theirs
@@ -148,9 +145,9 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     __syncthreads();
     if (warp < BY) {
       int lo = INT_MAX, hi = INT_MIN;
-      const int y = y0 + row;
+      const int y = y0 + warp;
       for (int v = 0; v < V; ++v) {
-        const int x = x0 + vec * V + v;
+        const int x = x0 + lane * V + v;
         if (x >= a.hi[0] || y >= a.hi[1]) continue;
         const std::int64_t c = 2 * (x + std::int64_t(y) * a.span_row);
         if (a.z_spans[c] < a.z_spans[c + 1]) lo = min(lo, a.z_spans[c]), hi = max(hi, a.z_spans[c + 1]);
@@ -194,10 +191,10 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     return;
   }
 
-  const int x = x0 + vec * V, y = y0 + row;
+  const int x = x0 + lane * V, y = y0 + warp;
   const bool active = x < a.hi[0] && y < a.hi[1];
   const std::int64_t col = a.origin + x + std::int64_t(y) * sy;
-  const int own = (row + R) * S::RowLen + S::XL + vec * V;  // this thread's points in a slot
+  const int own = (warp + R) * S::RowLen + S::XL + lane * V;  // this thread's points in a slot
   // The x halo read: whole vectors (the slot's starts on 16 bytes for the copy: 8 values in 16 bits).
   constexpr int XR = (R + V - 1) / V * V;
   const auto img = a.images.template column<V>(x, y);
@@ -268,16 +265,16 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
     A cur_prev[V];
     [[maybe_unused]] A cur_vp[V] = {};
     if constexpr (StagePrev) {
-      load_widened<T, V>(prev_slot(centre_slot) + row * S::TX + vec * V, cur_prev);
+      load_widened<T, V>(prev_slot(centre_slot) + warp * S::TX + lane * V, cur_prev);
       if constexpr (Indexed) {
-        const auto* at = reinterpret_cast<const unsigned char*>(coef_slot(centre_slot)) + row * S::IndexRow +
-                         ((o0 + x0) & 15) + vec * V;
+        const auto* at = reinterpret_cast<const unsigned char*>(coef_slot(centre_slot)) + warp * S::IndexRow +
+                         ((o0 + x0) & 15) + lane * V;
         unsigned char index[V];
         load<unsigned char, V>(at, index);
 #pragma unroll
         for (int v = 0; v < V; ++v) cur_vp[v] = table[index[v]];
       } else if constexpr (Coef) {
-        load<A, V>(coef_slot(centre_slot) + row * S::TX + vec * V, cur_vp);
+        load<A, V>(coef_slot(centre_slot) + warp * S::TX + lane * V, cur_vp);
       }
     } else {
 #pragma unroll
@@ -418,9 +415,9 @@ __global__ void __launch_bounds__(32 * (BY + 1), MinBlocks)
 constexpr const char* kKernel = "cuda star-tma";
 
 template <class T, int R, int BY, int Ahead, int MinBlocks, bool StagePrev, bool Coef, bool Pml, bool Indexed = false,
-          bool Velocity = false, int Lanes = 32>
+          bool Velocity = false>
 void launch(const native::StarArgs<T>& a) {
-  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml, Indexed, Lanes>;
+  using S = tma::Shape<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml, Indexed>;
   const std::int64_t rows = a.sz / a.sy;
   const std::int64_t o0 = a.origin % a.sy, o1 = (a.origin / a.sy) % rows, o2 = a.origin / a.sz;
   // The maps end at the box's last column (u's at its halo's): the last tile column's copies past
@@ -430,13 +427,13 @@ void launch(const native::StarArgs<T>& a) {
   const std::int64_t end = o0 + a.hi[0];
   const CUtensorMapL2promotion fetch = Coef && !Pml ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B : CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
   const CUtensorMap u_map = plane_map<T>(a.u, end + S::XL, a.sy, a.sz, a.alloc, S::RowLen, S::Rows, fetch, kKernel);
-  const CUtensorMap prev_map = plane_map<T>(a.u_prev, end, a.sy, a.sz, a.alloc, S::TX, S::TileRows, fetch, kKernel);
+  const CUtensorMap prev_map = plane_map<T>(a.u_prev, end, a.sy, a.sz, a.alloc, S::TX, BY, fetch, kKernel);
   const CUtensorMap coef_map =
-      Indexed ? plane_map<std::uint8_t>(a.coef_index, end, a.sy, a.sz, a.alloc, S::IndexRow, S::TileRows, fetch, kKernel)
-      : Coef  ? plane_map<arithmetic_t<T>>(a.coef, end, a.sy, a.sz, a.alloc, S::TX, S::TileRows, fetch, kKernel)
+      Indexed ? plane_map<std::uint8_t>(a.coef_index, end, a.sy, a.sz, a.alloc, S::IndexRow, BY, fetch, kKernel)
+      : Coef  ? plane_map<arithmetic_t<T>>(a.coef, end, a.sy, a.sz, a.alloc, S::TX, BY, fetch, kKernel)
               : prev_map;
 
-  auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml, Indexed, Velocity, Lanes>;
+  auto kernel = star_tma_kernel<T, R, BY, Ahead, MinBlocks, StagePrev, Coef, Pml, Indexed, Velocity>;
   static const bool sized = [&] {
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::SmemBytes)), kKernel,
           "shared memory size");
@@ -445,7 +442,7 @@ void launch(const native::StarArgs<T>& a) {
   (void)sized;
 
   const int nx = a.hi[0] - a.lo[0], ny = a.hi[1] - a.lo[1], nz = a.hi[2] - a.lo[2];
-  const int tiles = ((nx + S::TX - 1) / S::TX) * ((ny + S::TileRows - 1) / S::TileRows);
+  const int tiles = ((nx + S::TX - 1) / S::TX) * ((ny + BY - 1) / BY);
   // By default about sixteen blocks per SM slot in all (132 SMs; with four, 512^3 streamed 103
   // planes a block, and an SM that another kernel held for a while left a tail of such long blocks:
   // H100, star M=4 float, 512^3, full step 0.6545 against 0.6676-0.6738 ms on one GPU, the 1 x 2 x 2
@@ -476,7 +473,7 @@ void launch(const native::StarArgs<T>& a) {
   const int shortest = tiles < 16 && !a.beside_larger_update ? 4 * R : 16 * R;
   const int chunk = a.z_chunk > 0 ? a.z_chunk
                                   : automatic_z_chunk(nz, tiles, 132 * MinBlocks * (UnrolledStar ? 1 : 16), shortest, longest);
-  const dim3 grid((nx + S::TX - 1) / S::TX, (ny + S::TileRows - 1) / S::TileRows, (nz + chunk - 1) / chunk);
+  const dim3 grid((nx + S::TX - 1) / S::TX, (ny + BY - 1) / BY, (nz + chunk - 1) / chunk);
   kernel<<<grid, S::Threads, S::SmemBytes, static_cast<cudaStream_t>(a.stream)>>>(u_map, prev_map, coef_map, a,
                                                                                   int(o0), int(o1), int(o2), chunk);
   check(cudaGetLastError(), kKernel, "launch");
@@ -498,14 +495,6 @@ template <class T, int R, bool Coef, bool Pml = false, bool Indexed = false, boo
 void launch_rows(const native::StarArgs<T>& a) {
   const int rows = a.rows != 0 ? a.rows : Pml ? 15 : Coef && !Velocity ? 8 : 16;
   constexpr int Ahead = tma::kUnroll<T, R, Coef, Pml> > 1 && R >= 3 ? R : 3;
-  if (a.lanes == 16) {  // two rows a warp: the seismic inner box in 16 bits only (compile time)
-    if constexpr (kSixteenBit<T> && Coef && !Pml && tma::Shape<T, R, 16, Ahead, 1, true, Coef, Pml, Indexed, 16>::Fits) {
-      if (rows == 16) return launch<T, R, 8, Ahead, 2, true, Coef, Pml, Indexed, Velocity, 16>(a);
-      if (rows == 32) return launch<T, R, 16, Ahead, 1, true, Coef, Pml, Indexed, Velocity, 16>(a);
-    }
-    throw std::invalid_argument("cuda star-tma: tiles 16 threads across x are compiled with 16 or 32 rows for the "
-                                "seismic inner box in 16 bits only");
-  }
   if constexpr (tma::Shape<T, R, 8, Ahead, 2, true, Coef, Pml, Indexed>::Fits)
     if (rows == 8) return launch<T, R, 8, Ahead, 2, true, Coef, Pml, Indexed, Velocity>(a);
   if constexpr (tma::Shape<T, R, 15, Ahead, 1, true, Coef, Pml, Indexed>::Fits)

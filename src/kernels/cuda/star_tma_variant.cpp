@@ -35,17 +35,6 @@ class CudaStarTma final : public VariantWith16Bit<CudaStarTma, NativeStarVariant
            "and of u-, copied to a shared-memory ring by the tensor memory accelerator, mbarrier-paced (sm_90+)";
   }
 
-  // Also 16 threads across x (two tile rows a warp) for the seismic inner box in 16 bits: the tile
-  // is half as wide, so the box's last tile column leaves fewer threads idle.
-  bool accepts_tile(const Tile& t) const override {
-    return NativeStarVariant<CudaStarTma>::accepts_tile(t) ||
-           (t.x == 16 && (t.y == 16 || t.y == 32) && t.z >= 1 && t.z <= kMaxTileExtent);
-  }
-  std::string accepted_tiles() const override {
-    return NativeStarVariant<CudaStarTma>::accepted_tiles() +
-           "; or 16xYxZ for the seismic inner box in 16 bits (16 threads across x, two rows a warp, Y = 16 or 32)";
-  }
-
   // The coefficient's byte index is staged by the copy engine where the ring fits it (its fallback
   // to cuda-star-stream reads the coefficient's values).
   bool takes_coefficient_index() const override { return true; }
